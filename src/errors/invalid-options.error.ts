@@ -1,0 +1,11 @@
+import { ZkLockError } from './zk-lock.error.js';
+
+/** A module or call option is missing or malformed; `field` names it (e.g. `sessionTimeoutMs`). */
+export class InvalidOptionsError extends ZkLockError {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super('ZK_INVALID_OPTIONS', `Invalid nestjs-zk-lock option "${field}": ${problem}`);
+  }
+}

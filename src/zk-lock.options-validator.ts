@@ -1,0 +1,96 @@
+import { InvalidOptionsError } from './errors/invalid-options.error.js';
+import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
+import type { ZkAuth } from './zookeeper/types.js';
+import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
+
+const LOG_LEVELS: readonly ClientLogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
+const MAX_INT32 = 2_147_483_647;
+// Same rule ZooKeeper's PathUtils applies, plus control characters, which it also refuses.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
+
+/** Validates module options at start-up and fills in defaults; throws `InvalidOptionsError` naming the field. */
+export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): ResolvedZkLockOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidOptionsError('options', 'expected an object with at least `connect`');
+  }
+  return {
+    connect: validateConnectString(options.connect),
+    root: validateZnodePath('root', options.root ?? ZK_LOCK_DEFAULTS.root),
+    sessionTimeoutMs: validateInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, 100, MAX_INT32),
+    connectTimeoutMs: validateInteger('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, 1, MAX_INT32),
+    auth: validateAuth(options.auth),
+    clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
+  };
+}
+
+/**
+ * `host:port[,host:port...][/chroot]`; hosts are names, IPv4 or bracketed IPv6 (`[::1]:2181`).
+ * The C client needs an explicit port.
+ */
+export function validateConnectString(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InvalidOptionsError('connect', 'expected a ZooKeeper connect string such as "127.0.0.1:2181"');
+  }
+  const connect = value.trim();
+  const slash = connect.indexOf('/');
+  const hosts = slash === -1 ? connect : connect.slice(0, slash);
+  if (slash !== -1) validateZnodePath('connect (chroot)', connect.slice(slash));
+  for (const entry of hosts.split(',')) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(entry.trim());
+    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
+      throw new InvalidOptionsError('connect', `"${entry}" is not host:port (in "${connect}")`);
+    }
+  }
+  return connect;
+}
+
+/** An absolute znode path: no empty, `.` or `..` segments, no trailing slash, no control characters. */
+export function validateZnodePath(field: string, value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/')) {
+    throw new InvalidOptionsError(field, `expected an absolute znode path such as "/zk-lock", got ${JSON.stringify(value)}`);
+  }
+  if (value === '/') throw new InvalidOptionsError(field, 'must not be "/" itself');
+  if (value.endsWith('/')) throw new InvalidOptionsError(field, `"${value}" must not end with "/"`);
+  for (const segment of value.slice(1).split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') {
+      throw new InvalidOptionsError(field, `"${value}" has an empty, "." or ".." segment`);
+    }
+    if (CONTROL_CHARS.test(segment)) throw new InvalidOptionsError(field, `"${value}" contains a control character`);
+  }
+  if (value === '/zookeeper' || value.startsWith('/zookeeper/')) {
+    throw new InvalidOptionsError(field, '"/zookeeper" is reserved by ZooKeeper');
+  }
+  return value;
+}
+
+function validateInteger(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidOptionsError(field, `expected an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function validateAuth(value: ZkLockModuleOptions['auth']): readonly ZkAuth[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((auth: unknown, index) => {
+    const field = Array.isArray(value) ? `auth[${index}]` : 'auth';
+    if (auth === null || typeof auth !== 'object') throw new InvalidOptionsError(field, 'expected { scheme, credentials }');
+    const { scheme, credentials } = auth as Partial<ZkAuth>;
+    if (typeof scheme !== 'string' || scheme === '') throw new InvalidOptionsError(`${field}.scheme`, 'expected a scheme such as "digest"');
+    if (typeof credentials !== 'string' || credentials === '') {
+      throw new InvalidOptionsError(`${field}.credentials`, 'expected a non-empty string');
+    }
+    if (scheme === 'digest' && !/^[^:]+:.+$/.test(credentials)) {
+      throw new InvalidOptionsError(`${field}.credentials`, 'digest credentials must be "user:password"');
+    }
+    return { scheme, credentials };
+  });
+}
+
+function validateLogLevel(value: unknown): ClientLogLevel {
+  if (!LOG_LEVELS.includes(value as ClientLogLevel)) {
+    throw new InvalidOptionsError('clientLogLevel', `expected one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return value as ClientLogLevel;
+}

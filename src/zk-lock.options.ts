@@ -1,0 +1,38 @@
+import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
+import type { ZkAuth } from './zookeeper/types.js';
+
+/** Options of `ZkLockModule.forRoot` / `forRootAsync`. */
+export interface ZkLockModuleOptions {
+  /** ZooKeeper connect string: `host:port[,host:port...][/chroot]`, e.g. `zk1:2181,zk2:2181,zk3:2181`. */
+  connect: string;
+  /** Znode under which all locks and elections live. Default `/zk-lock`. */
+  root?: string;
+  /**
+   * Requested session timeout (ms). Default 30000. The server clamps it to
+   * [2, 20] × its tickTime unless configured otherwise. A crashed holder's lock is freed after it.
+   */
+  sessionTimeoutMs?: number;
+  /** How long start-up waits for the first session before failing. Default 15000. */
+  connectTimeoutMs?: number;
+  /** Credentials added to the session, e.g. `{ scheme: 'digest', credentials: 'app:secret' }`. */
+  auth?: ZkAuth | readonly ZkAuth[];
+  /** Log level of the ZooKeeper C client (stderr). Default `silent`: state changes go to Nest's Logger. */
+  clientLogLevel?: ClientLogLevel;
+}
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedZkLockOptions {
+  readonly connect: string;
+  readonly root: string;
+  readonly sessionTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly auth: readonly ZkAuth[];
+  readonly clientLogLevel: ClientLogLevel;
+}
+
+export const ZK_LOCK_DEFAULTS = {
+  root: '/zk-lock',
+  sessionTimeoutMs: 30_000,
+  connectTimeoutMs: 15_000,
+  clientLogLevel: 'silent',
+} as const;

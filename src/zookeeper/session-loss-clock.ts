@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+
+export type SessionLossReason = 'disconnected' | 'paused';
+
+/**
+ * Tells, from the client side alone, the moment after which the server may have expired the
+ * session, so that holders are told before the server can grant their locks to someone else.
+ *
+ * The server expires a session `timeout` after it last heard from it. Our lower bound for that
+ * last contact is the best of:
+ * - the send time of the latest request the server answered (`lastContactAt`), and
+ * - `aliveAt - 2/3 timeout`: the C client declares the connection dead after 2/3 of the timeout
+ *   without hearing from the server, so while it still reported the connection up at `aliveAt`
+ *   it had heard from the server within that window (its pings are invisible through the
+ *   package, hence this bound).
+ * The second bound only holds while the event loop runs: when this process was paused (SIGSTOP,
+ * a long GC, a blocked loop) the C client could not notice anything. A ticker detects such stalls
+ * and falls back to the last moment the loop was seen running.
+ *
+ * The deadline is `lastContact + timeout - margin`; the margin absorbs timer lateness.
+ */
+export class SessionLossClock {
+  private ticker: NodeJS.Timeout | undefined;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private lastTick = 0;
+  private connectedNow = false;
+
+  constructor(
+    private readonly timeoutMs: () => number,
+    private readonly lastContactAt: () => number,
+    private readonly onLost: (reason: SessionLossReason) => void,
+  ) {}
+
+  /** The connection is up: no deadline runs; keep watching for stalls of the event loop. */
+  connected(): void {
+    this.connectedNow = true;
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+    this.startTicker();
+  }
+
+  /** The connection dropped now: arm the deadline. */
+  suspended(): void {
+    this.connectedNow = false;
+    const now = performance.now();
+    const aliveAt = this.stalledSince(now) ?? now;
+    this.arm(this.deadlineFrom(aliveAt), now, 'disconnected');
+  }
+
+  stop(): void {
+    this.connectedNow = false;
+    clearTimeout(this.deadlineTimer);
+    clearInterval(this.ticker);
+    this.deadlineTimer = this.ticker = undefined;
+  }
+
+  /** Monotonic ms by which the server may have expired the session, had the connection died at `aliveAt`. */
+  private deadlineFrom(aliveAt: number): number {
+    const timeout = this.timeoutMs();
+    const lastContact = Math.max(this.lastContactAt(), aliveAt - (2 * timeout) / 3);
+    return lastContact + timeout - safetyMarginMs(timeout);
+  }
+
+  private arm(deadline: number, now: number, reason: SessionLossReason): void {
+    clearTimeout(this.deadlineTimer);
+    if (deadline <= now) {
+      this.deadlineTimer = undefined;
+      this.onLost(reason);
+      return;
+    }
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = undefined;
+      this.onLost(reason);
+    }, deadline - now);
+  }
+
+  private tickIntervalMs(): number {
+    return Math.max(50, this.timeoutMs() / 6);
+  }
+
+  /** The last time the loop was seen running, when it has not run for much longer than a tick. */
+  private stalledSince(now: number): number | undefined {
+    return this.ticker && now - this.lastTick > 1.5 * this.tickIntervalMs() ? this.lastTick : undefined;
+  }
+
+  private startTicker(): void {
+    if (this.ticker) return;
+    this.lastTick = performance.now();
+    this.ticker = setInterval(() => {
+      const now = performance.now();
+      const stalledAt = this.stalledSince(now);
+      this.lastTick = now;
+      // Paused while the C client believed it was connected: it could not send pings meanwhile.
+      if (stalledAt !== undefined && this.connectedNow && this.deadlineFrom(stalledAt) <= now) {
+        this.connectedNow = false;
+        this.onLost('paused');
+      }
+    }, this.tickIntervalMs());
+    this.ticker.unref();
+  }
+}
+
+/** 5 % of the timeout, at least 20 ms and at most 1 s. */
+export function safetyMarginMs(timeoutMs: number): number {
+  return Math.min(1000, Math.max(20, timeoutMs * 0.05));
+}

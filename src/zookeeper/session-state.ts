@@ -1,0 +1,28 @@
+/**
+ * Connection states of a supervised ZooKeeper session, as `ZkSession.state$` publishes them.
+ *
+ * - `connecting`: no session yet (start-up).
+ * - `connected`: a new session is established (first one, or a replacement after expiry).
+ * - `suspended`: the connection dropped; the session may still be alive on the server.
+ * - `lost`: suspended (or the process was paused) for so long that the server may have expired
+ *   the session by now: anything held must be treated as lost, before another client can be
+ *   granted it. The session may still come back (`reconnected`).
+ * - `reconnected`: the same session is connected again after `suspended` or `lost`.
+ * - `expired`: the server expired the session; a new one is being created.
+ * - `closed`: closed by its owner; terminal.
+ */
+export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'reconnected' | 'expired' | 'closed';
+
+/** One transition of the session, with the session it concerns. */
+export interface SessionStateChange {
+  readonly state: SessionState;
+  /** Hex id of the session the state refers to (the new one after `connected`). */
+  readonly sessionId: string | undefined;
+  /** Monotonic ms (`performance.now()`) of the transition. */
+  readonly at: number;
+}
+
+/** States in which requests can be answered. */
+export function isConnectedState(state: SessionState): boolean {
+  return state === 'connected' || state === 'reconnected';
+}

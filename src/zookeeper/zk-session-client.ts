@@ -1,0 +1,23 @@
+import type { Observable } from 'rxjs';
+import type { SessionState, SessionStateChange } from './session-state.js';
+import type { ZkClient } from './zk-client.js';
+
+/**
+ * What the recipes see of a supervised session: the requests of `ZkClient` (sent on whichever
+ * ZooKeeper session is current) plus the session's identity and state. `ZkSession` implements it;
+ * tests wrap it to inject faults around a real server.
+ */
+export interface ZkSessionClient extends ZkClient {
+  /** Current state; `state$` replays it to new subscribers, then every change. */
+  readonly state: SessionState;
+  readonly state$: Observable<SessionStateChange>;
+  /** Hex id of the current session (the `ephemeralOwner` of the nodes it creates). */
+  readonly sessionId: string | undefined;
+  /** The session timeout the server granted (or the requested one before the first connect). */
+  readonly sessionTimeoutMs: number;
+  /**
+   * Resolves once requests can be answered (`connected` / `reconnected`). Rejects when the
+   * session is closed or `signal` aborts.
+   */
+  waitForConnection(signal?: AbortSignal): Promise<void>;
+}

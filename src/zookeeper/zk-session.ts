@@ -1,0 +1,284 @@
+import { performance } from 'node:perf_hooks';
+import { BehaviorSubject, type Observable } from 'rxjs';
+import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
+import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
+import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
+import type { CreateMode, Watcher, ZkAcl, ZkAuth, ZkStat } from './types.js';
+import type { ZkSessionClient } from './zk-session-client.js';
+import { ZooKeeperClient, type ClientLogLevel } from './zookeeper-client.js';
+
+export interface ZkSessionLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ZkSessionOptions {
+  /** `host:port[,host:port...][/chroot]` */
+  readonly connectString: string;
+  /** Requested session timeout; the server clamps it to its own min and max. */
+  readonly sessionTimeoutMs: number;
+  /** How long `connect()` waits for the first session before failing. */
+  readonly connectTimeoutMs: number;
+  /** Credentials added to every session, e.g. `{ scheme: 'digest', credentials: 'user:secret' }`. */
+  readonly auth?: readonly ZkAuth[];
+  readonly clientLogLevel?: ClientLogLevel;
+  /** Maximum back-off between attempts to replace an expired session. */
+  readonly maxReconnectBackoffMs?: number;
+  readonly logger?: ZkSessionLogger;
+}
+
+const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
+
+/**
+ * Owns the ZooKeeper session of one module instance and keeps one alive: it publishes the
+ * connection state, tells when the server may have expired the session while we could not see
+ * it (`lost`, see `SessionLossClock`), and after a real expiry builds a new session (the package's
+ * handle is dead by then), re-applies auth, and announces it as `connected`, with back-off between
+ * attempts so that a down ensemble causes no tight loop.
+ */
+export class ZkSession implements ZkSessionClient {
+  private client: ZooKeeperClient | undefined;
+  private readonly subject: BehaviorSubject<SessionStateChange>;
+  private readonly lossClock: SessionLossClock;
+  private readonly logger: ZkSessionLogger;
+  private connectedOnce = false;
+  private knownSessionId: string | undefined;
+  private consecutiveFailures = 0;
+  private replaceTimer: NodeJS.Timeout | undefined;
+  private sessionStartedAt = 0;
+
+  constructor(private readonly options: ZkSessionOptions) {
+    this.logger = options.logger ?? SILENT;
+    this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
+    this.lossClock = new SessionLossClock(
+      () => this.timeoutMs(),
+      () => this.client?.lastContactAt ?? 0,
+      (reason) => this.onMaybeExpired(reason),
+    );
+  }
+
+  get state(): SessionState {
+    return this.subject.value.state;
+  }
+
+  get state$(): Observable<SessionStateChange> {
+    return this.subject.asObservable();
+  }
+
+  get sessionId(): string | undefined {
+    return this.knownSessionId;
+  }
+
+  /** Hex password of the current session (with `sessionId`, it can resume the session). */
+  get sessionPassword(): string | undefined {
+    return this.client?.sessionPassword;
+  }
+
+  get isClosed(): boolean {
+    return this.subject.value.state === 'closed';
+  }
+
+  get sessionTimeoutMs(): number {
+    return this.timeoutMs();
+  }
+
+  get connectString(): string {
+    return this.options.connectString;
+  }
+
+  /**
+   * Opens the first session and resolves once it is connected. Rejects with
+   * `ConnectTimeoutError` (and closes everything) when no server accepts it in time.
+   */
+  async connect(): Promise<void> {
+    if (this.state === 'closed') throw new SessionClosedError('connect');
+    if (!this.client) this.openClient();
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.options.connectTimeoutMs);
+    try {
+      await this.waitForConnection(timeout.signal);
+    } catch (error) {
+      if (timeout.signal.aborted && !this.isClosed) {
+        this.close();
+        throw new ConnectTimeoutError(this.options.connectString, this.options.connectTimeoutMs);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  waitForConnection(signal?: AbortSignal): Promise<void> {
+    if (isConnectedState(this.state)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => finish(signal!.reason ?? new Error('aborted'));
+      const subscription = this.subject.subscribe((change) => {
+        if (isConnectedState(change.state)) finish();
+        else if (change.state === 'closed') finish(new SessionClosedError('wait for a connection'));
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+      function finish(error?: unknown) {
+        queueMicrotask(() => subscription.unsubscribe());
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      }
+    });
+  }
+
+  /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. */
+  close(): void {
+    if (this.state === 'closed') return;
+    clearTimeout(this.replaceTimer);
+    this.lossClock.stop();
+    const client = this.client;
+    this.client = undefined;
+    this.emit('closed');
+    this.subject.complete();
+    client?.close();
+  }
+
+  create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
+    return this.send('create', (client) => client.create(path, data, mode));
+  }
+
+  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.send('getChildren', (client) => client.getChildren(path));
+  }
+
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    return this.send('getData', (client) => client.getData(path, watcher));
+  }
+
+  exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
+    return this.send('exists', (client) => client.exists(path, watcher));
+  }
+
+  setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
+    return this.send('setData', (client) => client.setData(path, data, version));
+  }
+
+  delete(path: string, version?: number): Promise<void> {
+    return this.send('delete', (client) => client.delete(path, version));
+  }
+
+  getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
+    return this.send('getAcl', (client) => client.getAcl(path));
+  }
+
+  setAcl(path: string, acl: readonly ZkAcl[], version?: number): Promise<void> {
+    return this.send('setAcl', (client) => client.setAcl(path, acl, version));
+  }
+
+  sync(path: string): Promise<void> {
+    return this.send('sync', (client) => client.sync(path));
+  }
+
+  /** Sends on the current session's handle; with none, fails the way a dead handle would. */
+  private send<T>(operation: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
+    if (this.client) return request(this.client);
+    if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation));
+    // Between an expiry and its replacement there is no handle.
+    return Promise.reject(new ZooKeeperError(-112, operation, undefined, 'session being replaced'));
+  }
+
+  private timeoutMs(): number {
+    const negotiated = this.client && isConnectedState(this.state) ? this.client.negotiatedTimeoutMs : 0;
+    return negotiated > 0 ? negotiated : this.options.sessionTimeoutMs;
+  }
+
+  private openClient(): void {
+    const client = new ZooKeeperClient(
+      {
+        connectString: this.options.connectString,
+        sessionTimeoutMs: this.options.sessionTimeoutMs,
+        clientLogLevel: this.options.clientLogLevel,
+      },
+      {
+        onConnected: () => this.client === client && this.onConnected(client),
+        onConnecting: () => this.client === client && this.onDisconnected(),
+        onClosed: (code) => this.client === client && this.onHandleClosed(code),
+      },
+    );
+    this.client = client;
+    // The C client keeps the credentials and re-sends them after every reconnection.
+    for (const { scheme, credentials } of this.options.auth ?? []) {
+      client.addAuth(scheme, credentials).catch((error: unknown) => {
+        if (this.client === client) this.logger.error(`Adding ${scheme} auth failed: ${String(error)}`);
+      });
+    }
+  }
+
+  private onConnected(client: ZooKeeperClient): void {
+    const sessionId = client.sessionId;
+    const resumed = this.connectedOnce && sessionId === this.knownSessionId;
+    this.connectedOnce = true;
+    this.knownSessionId = sessionId;
+    this.lossClock.connected();
+    if (resumed) {
+      this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
+      this.emit('reconnected');
+    } else {
+      this.sessionStartedAt = performance.now();
+      this.logger.log(`ZooKeeper session 0x${sessionId} established (timeout ${client.negotiatedTimeoutMs} ms)`);
+      this.emit('connected');
+    }
+  }
+
+  private onDisconnected(): void {
+    if (!isConnectedState(this.state)) return;
+    this.logger.warn(`ZooKeeper connection lost; session 0x${this.knownSessionId} suspended`);
+    this.emit('suspended');
+    this.lossClock.suspended();
+  }
+
+  /** The loss clock says the server may have expired us by now. */
+  private onMaybeExpired(reason: SessionLossReason): void {
+    if (this.state === 'lost' || this.state === 'expired' || this.state === 'closed') return;
+    this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${reason}): everything it held counts as lost`);
+    this.emit('lost');
+    const client = this.client;
+    if (client && reason === 'paused') {
+      // The process was paused while the C client believed it was connected. One request tells
+      // whether the session survived; if it did, say so. If not, the C client reports the
+      // disconnection or the expiry itself, which the handlers above turn into states.
+      client.exists('/').then(
+        () => {
+          if (this.client !== client || this.state !== 'lost') return;
+          this.lossClock.connected();
+          this.emit('reconnected');
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  private onHandleClosed(code: number): void {
+    const lived = performance.now() - this.sessionStartedAt;
+    this.client = undefined;
+    this.lossClock.stop();
+    this.logger.warn(
+      code === NATIVE_CLOSE_EXPIRED
+        ? `ZooKeeper session 0x${this.knownSessionId} expired; creating a new session`
+        : `ZooKeeper handle closed (code ${code}); creating a new session`,
+    );
+    this.emit('expired');
+    // A session that lived a while resets the back-off; one that died at once grows it.
+    this.consecutiveFailures = lived > 2 * this.options.sessionTimeoutMs ? 0 : this.consecutiveFailures + 1;
+    const maxBackoff = this.options.maxReconnectBackoffMs ?? 10_000;
+    const delay = this.consecutiveFailures <= 1 ? 0 : Math.min(maxBackoff, 100 * 2 ** (this.consecutiveFailures - 2));
+    this.replaceTimer = setTimeout(() => {
+      if (this.state !== 'closed') this.openClient();
+    }, delay);
+  }
+
+  private emit(state: SessionState): void {
+    if (this.subject.value.state === state) return;
+    this.subject.next({ state, sessionId: this.knownSessionId, at: performance.now() });
+  }
+}

@@ -1,0 +1,253 @@
+import { performance } from 'node:perf_hooks';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import {
+  loadNativeZooKeeper,
+  NATIVE_SESSION_EVENT,
+  type NativeAcl,
+  type NativeBinding,
+  type NativeStat,
+  type NativeZooKeeper,
+} from './native-zookeeper.js';
+import type { CreateMode, Watcher, WatchEventType, ZkAcl, ZkStat } from './types.js';
+import type { ZkClient } from './zk-client.js';
+
+const CREATE_FLAGS: Record<CreateMode, number> = {
+  persistent: 0,
+  ephemeral: 1,
+  persistent_sequential: 2,
+  ephemeral_sequential: 3,
+  container: 4,
+};
+
+const WATCH_EVENT_TYPES: Record<number, WatchEventType> = {
+  1: 'created',
+  2: 'deleted',
+  3: 'changed',
+  4: 'child',
+  [-2]: 'notwatching',
+};
+
+const EMPTY = Buffer.alloc(0);
+
+/** Return codes that say nothing reached the server (or came back from it). */
+const RC_CONNECTIONLOSS = -4;
+const RC_OPERATIONTIMEOUT = -7;
+const RC_SESSIONEXPIRED = -112;
+const RC_CLOSING = -116;
+
+/** Log level of the C client (process-wide; it writes to stderr). `silent` by default. */
+export type ClientLogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+const LOG_LEVELS: Record<ClientLogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+export interface ZooKeeperClientOptions {
+  readonly connectString: string;
+  readonly sessionTimeoutMs: number;
+  /** Log level of the C client, which writes to stderr; the supervisor logs state changes itself. */
+  readonly clientLogLevel?: ClientLogLevel;
+}
+
+export interface ZooKeeperClientEvents {
+  /** Connected to a server; the session id is known. Fires again after each reconnection. */
+  onConnected(): void;
+  /** The TCP connection dropped; the C client is trying the servers again. */
+  onConnecting(): void;
+  /** The handle is dead: `code` 0 = closed by us, -112 = session expired, -113 = auth failed. */
+  onClosed(code: number): void;
+}
+
+export function toStat(raw: NativeStat): ZkStat {
+  return {
+    // zxids arrive as doubles: exact up to 2^53 (epoch < 2^21), which no real ensemble reaches.
+    czxid: BigInt(raw.czxid),
+    mzxid: BigInt(raw.mzxid),
+    pzxid: BigInt(raw.pzxid),
+    ctime: raw.ctime.getTime(),
+    mtime: raw.mtime.getTime(),
+    version: raw.version,
+    cversion: raw.cversion,
+    aversion: raw.aversion,
+    ephemeralOwner: raw.ephemeralOwner,
+    dataLength: raw.dataLength,
+    numChildren: raw.numChildren,
+  };
+}
+
+function wrapWatcher(watcher: Watcher): (type: number, state: number, path: string) => void {
+  return (type, _state, path) => {
+    // The C client also hands every registered watcher each session event (connecting,
+    // connected) without consuming the watch: those are not node events.
+    if (type === NATIVE_SESSION_EVENT) return;
+    const eventType = WATCH_EVENT_TYPES[type];
+    if (eventType) watcher({ type: eventType, path });
+  };
+}
+
+/**
+ * A typed promise facade over one handle of the `zookeeper` package, i.e. one ZooKeeper
+ * session. When that session expires the handle is dead; `ZkSession` replaces it.
+ *
+ * It records the send time of the latest request the server answered (`lastContactAt`,
+ * monotonic ms): the server had heard from this session no earlier than that, which bounds
+ * when the server may expire it.
+ */
+export class ZooKeeperClient implements ZkClient {
+  private readonly handle: NativeZooKeeper;
+  private readonly native: NativeBinding;
+  private contactAt = 0;
+  private closedCode: number | undefined;
+
+  constructor(options: ZooKeeperClientOptions, events: ZooKeeperClientEvents, resume?: { id: string; password: string }) {
+    const ZooKeeper = loadNativeZooKeeper();
+    const config: Record<string, unknown> = {
+      connect: options.connectString,
+      timeout: options.sessionTimeoutMs,
+      debug_level: LOG_LEVELS[options.clientLogLevel ?? 'silent'],
+      host_order_deterministic: false,
+    };
+    if (resume) {
+      config.client_id = resume.id;
+      config.client_password = resume.password;
+    }
+    this.handle = new ZooKeeper(config);
+    this.native = this.handle.native;
+    this.handle.on('connect', () => {
+      // The server has just accepted (or revived) the session: it heard us moments ago.
+      this.contactAt = performance.now();
+      events.onConnected();
+    });
+    this.handle.on('connecting', () => events.onConnecting());
+    this.handle.on('close', (_handle, code) => {
+      this.closedCode = code;
+      events.onClosed(code);
+    });
+    this.handle.init({});
+  }
+
+  /** Session id as hex, as ZooKeeper prints it and as `ZkStat.ephemeralOwner` carries it. */
+  get sessionId(): string {
+    return this.handle.client_id;
+  }
+
+  /** Session password as hex: with the id, enough to resume (or, in tests, to expire) it. */
+  get sessionPassword(): string {
+    return this.handle.client_password;
+  }
+
+  /** The session timeout the server granted (it clamps the request to its min/max). */
+  get negotiatedTimeoutMs(): number {
+    return this.handle.timeout;
+  }
+
+  /** Monotonic ms: the send time of the latest request the server answered. */
+  get lastContactAt(): number {
+    return this.contactAt;
+  }
+
+  get isClosed(): boolean {
+    return this.closedCode !== undefined;
+  }
+
+  close(): void {
+    if (this.closedCode === undefined) this.handle.close();
+  }
+
+  create(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent'): Promise<string> {
+    return this.request('create', path, (done) =>
+      this.native.a_create(path, data ?? EMPTY, CREATE_FLAGS[mode], (rc, err, created) => done(rc, err, created)),
+    );
+  }
+
+  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.request('getChildren', path, (done) =>
+      this.native.a_get_children2(path, false, (rc, err, children, stat) =>
+        done(rc, err, rc === 0 ? { children: children ?? [], stat: toStat(stat!) } : undefined),
+      ),
+    );
+  }
+
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    return this.request('getData', path, (done) => {
+      const cb = (rc: number, err: string, stat: NativeStat | null, data: Buffer | null) =>
+        done(rc, err, rc === 0 ? { data: data ?? EMPTY, stat: toStat(stat!) } : undefined);
+      return watcher ? this.native.aw_get(path, wrapWatcher(watcher), cb) : this.native.a_get(path, false, cb);
+    });
+  }
+
+  async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
+    try {
+      return await this.request('exists', path, (done) => {
+        const cb = (rc: number, err: string, stat: NativeStat | null) => done(rc, err, rc === 0 ? toStat(stat!) : null);
+        return watcher ? this.native.aw_exists(path, wrapWatcher(watcher), cb) : this.native.a_exists(path, false, cb);
+      });
+    } catch (error) {
+      // NONODE is an answer, not a failure; a watch was still registered for its creation.
+      if (ZooKeeperError.is(error, 'NONODE')) return null;
+      throw error;
+    }
+  }
+
+  setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
+    return this.request('setData', path, (done) =>
+      this.native.a_set(path, data, version, (rc, err, stat) => done(rc, err, rc === 0 ? toStat(stat!) : undefined)),
+    );
+  }
+
+  delete(path: string, version = -1): Promise<void> {
+    return this.request('delete', path, (done) => this.native.a_delete_(path, version, (rc, err) => done(rc, err, undefined)));
+  }
+
+  getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
+    return this.request('getAcl', path, (done) =>
+      this.native.a_get_acl(path, (rc, err, acl, stat) =>
+        done(
+          rc,
+          err,
+          rc === 0 ? { acl: (acl ?? []).map((a) => ({ perms: a.perm, scheme: a.scheme, id: a.auth })), stat: toStat(stat!) } : undefined,
+        ),
+      ),
+    );
+  }
+
+  setAcl(path: string, acl: readonly ZkAcl[], version = -1): Promise<void> {
+    const native: NativeAcl[] = acl.map((a) => ({ perm: a.perms, scheme: a.scheme, auth: a.id }));
+    return this.request('setAcl', path, (done) => this.native.a_set_acl(path, version, native, (rc, err) => done(rc, err, undefined)));
+  }
+
+  sync(path: string): Promise<void> {
+    return this.request('sync', path, (done) => this.native.a_sync(path, (rc, err) => done(rc, err, undefined)));
+  }
+
+  /** Adds credentials to the session; the C client re-sends them after every reconnection. */
+  addAuth(scheme: string, credentials: string): Promise<void> {
+    return this.request('addAuth', undefined, (done) => this.native.add_auth(scheme, credentials, (rc, err) => done(rc, err, undefined)));
+  }
+
+  /**
+   * Runs one native request. `send` returns the synchronous rc of the C call (negative when the
+   * request was not even queued, e.g. INVALIDSTATE on a dead handle) and calls `done` later.
+   */
+  private request<T>(
+    operation: string,
+    path: string | undefined,
+    send: (done: (rc: number, err: string, value?: T) => void) => number,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const sentAt = performance.now();
+      let rc: number;
+      try {
+        rc = send((code, err, value) => {
+          if (code !== RC_CONNECTIONLOSS && code !== RC_OPERATIONTIMEOUT && code !== RC_SESSIONEXPIRED && code !== RC_CLOSING) {
+            // Any real answer proves the server heard this session at `sentAt` or later.
+            if (sentAt > this.contactAt) this.contactAt = sentAt;
+          }
+          if (code === 0) resolve(value as T);
+          else reject(new ZooKeeperError(code, operation, path, err));
+        });
+      } catch (error) {
+        reject(ZooKeeperError.from(error, operation, path));
+        return;
+      }
+      if (rc !== 0) reject(new ZooKeeperError(rc, operation, path));
+    });
+  }
+}
