@@ -3,6 +3,13 @@ export { ZkLockModule } from './zk-lock.module.js';
 export type { ZkLockModuleOptions, ResolvedZkLockOptions } from './zk-lock.options.js';
 export { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
 
+export { LockService, type OnBusy, type WithLockOptions } from './services/lock.service.js';
+export { HeldLock } from './services/held-lock.js';
+export { WithLock, type LockNameSource, type WithLockDecoratorOptions } from './decorators/with-lock.decorator.js';
+export { Lease } from './recipes/lease.js';
+export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/distributed-lock.js';
+export type { InterruptedSection, RecoveryHandler } from './recipes/ready-state.js';
+
 export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/zk-session.js';
 export type { ZkSessionClient } from './zookeeper/zk-session-client.js';
 export type { ZkClient } from './zookeeper/zk-client.js';
@@ -26,3 +33,11 @@ export { ZooKeeperError, type ZooKeeperErrorName } from './errors/zookeeper.erro
 export { ConnectTimeoutError } from './errors/connect-timeout.error.js';
 export { InvalidOptionsError } from './errors/invalid-options.error.js';
 export { SessionClosedError } from './errors/session-closed.error.js';
+export { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
+export { LockTimeoutError } from './errors/lock-timeout.error.js';
+export { LockAbortedError } from './errors/lock-aborted.error.js';
+export { LockBusyError } from './errors/lock-busy.error.js';
+export { LockLostError } from './errors/lock-lost.error.js';
+export { RecoveryFailedError } from './errors/recovery-failed.error.js';
+export { CorruptStateError } from './errors/corrupt-state.error.js';
+export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';

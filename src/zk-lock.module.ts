@@ -1,4 +1,5 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
+import { LockService } from './services/lock.service.js';
 import { zkLockOptionsProvider, zkSessionProvider } from './services/zk-session.provider.js';
 import { ZkLockConfigurableModule } from './zk-lock.module-definition.js';
 import { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
@@ -13,8 +14,8 @@ import { ZkSession } from './zookeeper/zk-session.js';
  * call `app.enableShutdownHooks()` for that.
  */
 @Module({
-  providers: [zkLockOptionsProvider, zkSessionProvider],
-  exports: [ZkSession, ZK_LOCK_OPTIONS],
+  providers: [zkLockOptionsProvider, zkSessionProvider, LockService],
+  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {
   constructor(private readonly session: ZkSession) {

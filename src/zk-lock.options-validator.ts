@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import type { ZkAuth } from './zookeeper/types.js';
@@ -20,6 +21,8 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     connectTimeoutMs: validateInteger('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, 1, MAX_INT32),
     auth: validateAuth(options.auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
+    identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
+    drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
   };
 }
 
@@ -93,4 +96,11 @@ function validateLogLevel(value: unknown): ClientLogLevel {
     throw new InvalidOptionsError('clientLogLevel', `expected one of ${LOG_LEVELS.join(', ')}`);
   }
   return value as ClientLogLevel;
+}
+
+function validateIdentity(value: unknown): string {
+  if (typeof value !== 'string' || value === '' || value.length > 1024) {
+    throw new InvalidOptionsError('identity', 'expected a non-empty string of at most 1024 characters');
+  }
+  return value;
 }

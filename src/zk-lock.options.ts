@@ -18,6 +18,10 @@ export interface ZkLockModuleOptions {
   auth?: ZkAuth | readonly ZkAuth[];
   /** Log level of the ZooKeeper C client (stderr). Default `silent`: state changes go to Nest's Logger. */
   clientLogLevel?: ClientLogLevel;
+  /** Who this process is, stored in its queue nodes and ready records. Default `<hostname>:<pid>`. */
+  identity?: string;
+  /** On shutdown, how long running locked sections may take to finish before their locks are released. Default 10000. */
+  drainTimeoutMs?: number;
 }
 
 /** Options after validation, with every default filled in. */
@@ -28,6 +32,8 @@ export interface ResolvedZkLockOptions {
   readonly connectTimeoutMs: number;
   readonly auth: readonly ZkAuth[];
   readonly clientLogLevel: ClientLogLevel;
+  readonly identity: string;
+  readonly drainTimeoutMs: number;
 }
 
 export const ZK_LOCK_DEFAULTS = {
@@ -35,4 +41,5 @@ export const ZK_LOCK_DEFAULTS = {
   sessionTimeoutMs: 30_000,
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
+  drainTimeoutMs: 10_000,
 } as const;

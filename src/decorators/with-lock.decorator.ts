@@ -1,0 +1,65 @@
+import { Inject } from '@nestjs/common';
+import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
+import type { InterruptedSection } from '../recipes/ready-state.js';
+import { validateLockName } from '../recipes/lock-name.js';
+import { LockService, type WithLockOptions } from '../services/lock.service.js';
+import { copyMetadata, describeMethod } from './copy-metadata.js';
+
+/** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
+export type LockNameSource = string | ((...args: any[]) => string);
+
+export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover' | 'signal'> {
+  /**
+   * Name of a method of the same class that repairs what an interrupted holder left behind;
+   * it receives the `InterruptedSection`. Makes the lock guarded (see README "Recovery").
+   */
+  readonly recover?: string;
+}
+
+export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
+/** Property under which Nest injects LockService into classes that use @WithLock. */
+export const LOCK_SERVICE_PROPERTY = Symbol('nestjs-zk-lock:lock-service');
+
+/**
+ * Runs the method only while this process holds the lock `name` (fair, cluster-wide). The lease
+ * is reachable inside through `lockService.current()`. Re-entrant within one async call chain.
+ * LockService is injected into the class by Nest (a property injection this decorator declares),
+ * so a class used without `ZkLockModule` fails at start-up with Nest's missing-dependency error.
+ * Composes with `@Cron` / `@Interval` in either order.
+ */
+const injectedInto = new WeakSet<object>();
+
+export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions = {}): MethodDecorator {
+  if (typeof name === 'string') validateLockName(name);
+  else if (typeof name !== 'function') throw new DecoratorMisuseError('WithLock', 'a method', 'the lock name must be a string or a function of the arguments');
+  return (target, key, descriptor) => {
+    const where = describeMethod(target, key);
+    if (typeof target === 'function') throw new DecoratorMisuseError('WithLock', where, 'static methods cannot be locked (no instance to inject LockService into)');
+    if (!descriptor || typeof descriptor.value !== 'function') throw new DecoratorMisuseError('WithLock', where, 'only methods can be locked');
+    const recoverName = options.recover;
+    if (recoverName !== undefined && typeof (target as Record<string, unknown>)[recoverName] !== 'function') {
+      throw new DecoratorMisuseError('WithLock', where, `recover names "${recoverName}", which is not a method of the class`);
+    }
+
+    if (!injectedInto.has(target)) {
+      Inject(LockService)(target, LOCK_SERVICE_PROPERTY);
+      injectedInto.add(target);
+    }
+    const original = descriptor.value as (...args: unknown[]) => unknown;
+    const wrapper = function (this: Record<symbol | string, unknown>, ...args: unknown[]) {
+      const lockService = this?.[LOCK_SERVICE_PROPERTY];
+      if (!(lockService instanceof LockService)) {
+        // Never run unlocked: called on something Nest did not build (or detached from `this`).
+        return Promise.reject(new DecoratorMisuseError('WithLock', where, 'called on an instance without LockService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
+      }
+      const lockName = typeof name === 'string' ? name : name(...args);
+      const recover = recoverName === undefined ? undefined : (interrupted: InterruptedSection) => (this[recoverName] as (i: InterruptedSection) => unknown).call(this, interrupted);
+      return lockService.withLock(lockName, () => original.apply(this, args), { ...options, recover });
+    };
+    Object.defineProperty(wrapper, 'name', { value: original.name });
+    copyMetadata(original, wrapper);
+    Reflect.defineMetadata(WITH_LOCK_METADATA, { name, options }, wrapper);
+    descriptor.value = wrapper as typeof descriptor.value;
+    return descriptor;
+  };
+}

@@ -1,0 +1,11 @@
+import { ZkLockError } from './zk-lock.error.js';
+
+/** The ready znode holds something that is not a record this library wrote. */
+export class CorruptStateError extends ZkLockError {
+  constructor(
+    readonly statePath: string,
+    readonly problem: string,
+  ) {
+    super('ZK_CORRUPT_STATE', `Ready state at ${statePath} is unreadable: ${problem}`);
+  }
+}

@@ -1,0 +1,11 @@
+import { ZkLockError } from './zk-lock.error.js';
+
+/** A lock or election name that cannot be a single znode name. */
+export class InvalidLockNameError extends ZkLockError {
+  constructor(
+    readonly lockName: unknown,
+    readonly problem: string,
+  ) {
+    super('ZK_INVALID_LOCK_NAME', `Invalid lock name ${JSON.stringify(lockName)}: ${problem}`);
+  }
+}

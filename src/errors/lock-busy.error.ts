@@ -1,0 +1,8 @@
+import { ZkLockError } from './zk-lock.error.js';
+
+/** The lock is held by someone else and the caller asked not to wait (`onBusy: 'throw'`). */
+export class LockBusyError extends ZkLockError {
+  constructor(readonly lockPath: string) {
+    super('ZK_LOCK_BUSY', `Lock ${lockPath} is held by another owner`);
+  }
+}

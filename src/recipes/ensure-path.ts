@@ -1,0 +1,22 @@
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import type { ZkClient } from '../zookeeper/zk-client.js';
+import { parentOf } from './znode-paths.js';
+
+/**
+ * Creates `path` (as `mode`) and any missing ancestors (persistent). Called only after a
+ * request failed with NONODE, so the common path costs nothing. Lock directories are
+ * CONTAINER nodes: the server deletes them once their last child is gone, so per-entity locks
+ * (`order:123`) leave nothing behind; whoever finds one missing simply creates it again.
+ */
+export async function ensurePath(client: ZkClient, path: string, mode: 'persistent' | 'container'): Promise<void> {
+  for (;;) {
+    try {
+      await client.create(path, null, mode);
+      return;
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'NODEEXISTS')) return;
+      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+      await ensurePath(client, parentOf(path), 'persistent');
+    }
+  }
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { isConnectedState } from '../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { ensurePath } from './ensure-path.js';
+import { queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
+import { WaitControl } from './wait-control.js';
+import { basenameOf } from './znode-paths.js';
+
+/** Our place at the head of a queue. */
+export interface QueueEntry {
+  readonly dir: string;
+  /** Full path of our EPHEMERAL_SEQUENTIAL node. */
+  readonly path: string;
+  /** The session that owns the node: the entry dies with it. */
+  readonly sessionId: string;
+  /**
+   * The parent's `pzxid` in the listing that showed us at the head. Every grant's listing is
+   * answered after the previous holder's node was deleted, and that delete moved `pzxid` past
+   * anything the previous holder saw, so tokens strictly increase over grants, also across a
+   * recreated container parent and ensemble fail-over (zxids only grow). Free: no extra request.
+   */
+  readonly token: bigint;
+}
+
+export interface JoinOptions {
+  /** Stored in our node: who we are, for `participants()` and the inspector. */
+  readonly data?: Buffer;
+  readonly signal?: AbortSignal;
+  /** `undefined`: wait as long as it takes; `0`: try once, do not queue. */
+  readonly waitMs?: number;
+  readonly dirMode?: 'persistent' | 'container';
+}
+
+interface OwnNode {
+  readonly path: string;
+  readonly name: string;
+  readonly sessionId: string;
+}
+
+const noop = () => undefined;
+
+/** A request failure after which the loop should simply look again once connected. */
+function isRetryable(error: unknown): boolean {
+  return error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone);
+}
+
+/**
+ * The fair queue of the ZooKeeper paper (§2.4) that both locks and elections stand on:
+ * ephemeral sequential nodes, the lowest sequence holds, each waiter watches only its
+ * immediate predecessor (one notification per release, no herd), and re-lists after every
+ * wake-up because the predecessor may have been a waiter that left, not the holder.
+ */
+export class FairQueue {
+  constructor(
+    private readonly session: ZkSessionClient,
+    private readonly marker: QueueMarker,
+  ) {}
+
+  /**
+   * Queues up in `dir` and resolves once we are at the head. Resolves `undefined` when
+   * `waitMs` is 0 and someone else is ahead. Rejects with `LockTimeoutError`,
+   * `LockAbortedError` or `SessionClosedError`, having given up our place first.
+   */
+  async join(dir: string, options: JoinOptions = {}): Promise<QueueEntry | undefined> {
+    const id = randomUUID();
+    const prefix = queueNodePrefix(dir, id, this.marker);
+    const control = WaitControl.create(dir, options.signal, options.waitMs);
+    let mine: OwnNode | undefined;
+    // A create whose reply was lost: the node may exist; we must find it before creating again.
+    let unknownCreate: string | undefined;
+    try {
+      for (;;) {
+        control?.throwIfStopped();
+        if (!isConnectedState(this.session.state)) await this.session.waitForConnection(control?.signal);
+        const sessionId = this.session.sessionId!;
+        if (mine && mine.sessionId !== sessionId) mine = undefined; // it died with its session: re-queue at the back
+        if (unknownCreate !== undefined && unknownCreate !== sessionId) unknownCreate = undefined;
+
+        let listing: { children: string[]; stat: { pzxid: bigint } };
+        try {
+          if (unknownCreate !== undefined) {
+            mine = await this.findOwnNode(dir, id, sessionId);
+            unknownCreate = undefined;
+            continue;
+          }
+          if (!mine) {
+            const created = this.session.create(prefix, options.data, 'ephemeral_sequential');
+            // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
+            // session's requests in order, so this listing already contains our node. One round trip.
+            const listed = this.session.getChildren(dir);
+            listed.catch(noop);
+            try {
+              const path = await created;
+              mine = { path, name: basenameOf(path), sessionId };
+            } catch (error) {
+              if (ZooKeeperError.is(error, 'NONODE')) {
+                await ensurePath(this.session, dir, options.dirMode ?? 'container');
+                continue;
+              }
+              // The create may have been applied; only a listing after reconnection can tell.
+              if (error instanceof ZooKeeperError && error.isConnectionError) unknownCreate = sessionId;
+              throw error;
+            }
+            listing = await listed;
+          } else {
+            listing = await this.session.getChildren(dir);
+          }
+        } catch (error) {
+          if (ZooKeeperError.is(error, 'NONODE')) {
+            mine = undefined; // the directory (and so our node) is gone
+            continue;
+          }
+          if (!isRetryable(error)) throw error;
+          await this.pause(control);
+          continue;
+        }
+
+        const queue = sortQueue(listing.children, this.marker);
+        const index = queue.findIndex((node) => node.name === mine!.name);
+        if (index < 0) {
+          mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
+          continue;
+        }
+        if (index === 0) return { dir, path: mine.path, sessionId: mine.sessionId, token: listing.stat.pzxid };
+        if (options.waitMs === 0) {
+          const node = mine;
+          mine = undefined;
+          await this.leave(node.path, node.sessionId);
+          return undefined;
+        }
+        await this.waitForDeletion(`${dir}/${queue[index - 1]!.name}`, mine.sessionId, control);
+      }
+    } catch (error) {
+      // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
+      if (mine) {
+        const left = this.leave(mine.path, mine.sessionId).catch(noop);
+        // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
+        // once the session is back (or gone, taking the node with it): a timeout must not hang.
+        if (isConnectedState(this.session.state)) await left;
+      }
+      else if (unknownCreate !== undefined) void this.removeUnknownCreate(dir, id, unknownCreate);
+      throw error;
+    } finally {
+      control?.dispose();
+    }
+  }
+
+  /**
+   * Deletes our node, retrying through connection loss. Done when the node is gone, including
+   * when its session is: an ephemeral node dies with it.
+   */
+  async leave(path: string, sessionId: string): Promise<void> {
+    for (;;) {
+      if (this.session.sessionId !== sessionId && isConnectedState(this.session.state)) return;
+      try {
+        await this.session.delete(path, -1);
+        return;
+      } catch (error) {
+        if (ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError) return;
+        if (error instanceof ZooKeeperError && error.isSessionGone) return;
+        if (!(error instanceof ZooKeeperError && error.isConnectionError)) throw error;
+        try {
+          await this.session.waitForConnection();
+        } catch {
+          return; // closed: closing the session removed the node
+        }
+      }
+    }
+  }
+
+  /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
+  private async findOwnNode(dir: string, id: string, sessionId: string): Promise<OwnNode | undefined> {
+    const { children } = await this.session.getChildren(dir);
+    const name = children.find((child) => child.startsWith(`_c_${id}-`));
+    if (name === undefined) return undefined;
+    const path = `${dir}/${name}`;
+    const stat = await this.session.exists(path);
+    if (stat?.ephemeralOwner === sessionId) return { path, name, sessionId };
+    if (stat) await this.session.delete(path, -1).catch(noop);
+    return undefined;
+  }
+
+  /** The caller gave up while a create's outcome was unknown: make sure no orphan stays. */
+  private async removeUnknownCreate(dir: string, id: string, sessionId: string): Promise<void> {
+    for (;;) {
+      try {
+        await this.session.waitForConnection();
+        if (this.session.sessionId !== sessionId) return;
+        const node = await this.findOwnNode(dir, id, sessionId);
+        if (node) await this.leave(node.path, node.sessionId);
+        return;
+      } catch (error) {
+        if (!isRetryable(error)) return;
+      }
+    }
+  }
+
+  /**
+   * Waits until `path` is deleted (one-shot data watch), our session changes, or `control`
+   * stops. `getData` rather than `exists`: on a node that is already gone it leaves no watch
+   * behind (an `exists` watch would wait forever for a creation that never comes).
+   */
+  private waitForDeletion(path: string, sessionId: string, control: WaitControl | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (error?: unknown) => {
+        if (settled) return; // stale watch callbacks and late replies land here
+        settled = true;
+        subscription.unsubscribe();
+        control?.signal.removeEventListener('abort', onStop);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const onStop = () => finish(control!.signal.reason);
+      const subscription = this.session.state$.subscribe((change) => {
+        // A suspended session keeps its watches (the C client re-registers them on reconnection);
+        // an expired or replaced one does not, and our node went with it.
+        if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) {
+          finish();
+        }
+      });
+      control?.signal.addEventListener('abort', onStop, { once: true });
+      if (control?.signal.aborted) onStop();
+      this.session.getData(path, () => finish()).then(noop, (error: unknown) => {
+        if (ZooKeeperError.is(error, 'NONODE') || isRetryable(error)) finish();
+        else finish(error);
+      });
+    });
+  }
+
+  /** A short pause after a retryable failure, so that a state change can land; interrupted by `control`. */
+  private pause(control: WaitControl | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(done, 20);
+      const onStop = () => done();
+      control?.signal.addEventListener('abort', onStop, { once: true });
+      function done() {
+        clearTimeout(timer);
+        control?.signal.removeEventListener('abort', onStop);
+        if (control?.signal.aborted) reject(control.signal.reason);
+        else resolve();
+      }
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import type { Subscription } from 'rxjs';
+import type { SessionStateChange } from '../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import type { Lease } from './lease.js';
+
+const LOSS_REASONS: Partial<Record<SessionStateChange['state'], string>> = {
+  lost: 'the session may have expired (disconnected or paused past the session timeout)',
+  expired: 'the session expired',
+  closed: 'the session was closed',
+};
+
+/**
+ * The leases held through one session. One subscription to the session state tells all of
+ * them when they may be lost, and then frees their nodes: a lost lease is never regained, and
+ * a node left behind would block the queue for as long as the session lives.
+ */
+export class LeaseRegistry {
+  private readonly leases = new Set<Lease>();
+  private readonly subscription: Subscription;
+
+  constructor(session: ZkSessionClient) {
+    this.subscription = session.state$.subscribe((change) => this.onStateChange(change));
+  }
+
+  get size(): number {
+    return this.leases.size;
+  }
+
+  /** The leases currently held, in grant order. */
+  list(): Lease[] {
+    return [...this.leases];
+  }
+
+  add(lease: Lease): void {
+    this.leases.add(lease);
+  }
+
+  delete(lease: Lease): void {
+    this.leases.delete(lease);
+  }
+
+  dispose(): void {
+    this.subscription.unsubscribe();
+  }
+
+  private onStateChange(change: SessionStateChange): void {
+    const reason = LOSS_REASONS[change.state] ?? (change.state === 'connected' ? 'the session was replaced' : undefined);
+    if (!reason || this.leases.size === 0) return;
+    for (const lease of [...this.leases]) {
+      if (change.state === 'connected' && lease.sessionId === change.sessionId) continue;
+      lease.markLost(reason);
+      void lease.release();
+    }
+  }
+}

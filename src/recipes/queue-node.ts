@@ -1,0 +1,42 @@
+/**
+ * Names of queue znodes: `_c_<uuid>-<marker>-<sequence>`, e.g. `_c_3f2a…-lock-0000000042`.
+ *
+ * The uuid prefix (Curator's "protected" mode) lets an acquire that lost the reply of its
+ * create find the node it may have created. It also breaks lexical order, so the queue is
+ * sorted by the numeric sequence suffix. ZooKeeper formats the parent's signed 32-bit counter
+ * with `%010d`, so after 2^31 creates under one parent it wraps to `-2147483648`: parsed as a
+ * signed number, as ZooKeeper itself would compare it.
+ */
+export interface QueueNode {
+  readonly name: string;
+  readonly id: string;
+  readonly sequence: number;
+}
+
+export type QueueMarker = 'lock' | 'n';
+
+const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n)-(-?\d{1,11})$/;
+
+/** The path to create (EPHEMERAL_SEQUENTIAL appends the sequence). */
+export function queueNodePrefix(dir: string, id: string, marker: QueueMarker): string {
+  return `${dir}/_c_${id}-${marker}-`;
+}
+
+export function parseQueueNode(name: string, marker: QueueMarker): QueueNode | undefined {
+  const match = QUEUE_NODE.exec(name);
+  if (!match || match[2] !== marker) return undefined;
+  return { name, id: match[1]!, sequence: Number(match[3]) };
+}
+
+/**
+ * The queue in grant order. Children that are not queue nodes of this marker (the `ready`
+ * znode, anything written by hand) are left out: they can never be taken for holders.
+ */
+export function sortQueue(children: readonly string[], marker: QueueMarker): QueueNode[] {
+  const queue: QueueNode[] = [];
+  for (const child of children) {
+    const node = parseQueueNode(child, marker);
+    if (node) queue.push(node);
+  }
+  return queue.sort((a, b) => a.sequence - b.sequence);
+}

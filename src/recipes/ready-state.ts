@@ -1,0 +1,187 @@
+import { CorruptStateError } from '../errors/corrupt-state.error.js';
+import { LockLostError } from '../errors/lock-lost.error.js';
+import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import type { ZkClient } from '../zookeeper/zk-client.js';
+import { znodePaths } from './znode-paths.js';
+
+/** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
+export interface InterruptedSection {
+  /** Identity of the holder that did not finish. */
+  readonly holder: string;
+  /** Its fencing token. */
+  readonly token: bigint;
+  /** When it entered the section (epoch ms). */
+  readonly since: number;
+  /** The last value it passed to `checkpoint()`, if any. */
+  readonly checkpoint: unknown;
+}
+
+/** Repairs what an interrupted holder left half-done. Runs before the new section; may be retried if it throws. */
+export type RecoveryHandler = (interrupted: InterruptedSection) => unknown;
+
+/** The owner of a section: the holder's fencing token and identity. */
+export interface SectionOwner {
+  readonly token: bigint;
+  readonly holder: string;
+}
+
+interface ReadyRecord {
+  readonly v: 1;
+  readonly state: 'ready' | 'dirty';
+  readonly token: string;
+  readonly holder: string;
+  readonly since: number;
+  readonly checkpoint?: unknown;
+}
+
+/**
+ * The ZooKeeper paper's "ready" znode, made safe against stale holders with versioned writes.
+ *
+ * A holder entering a guarded section marks the state `dirty` with its token; it records
+ * progress with `checkpoint()`, and marks it `ready` when the section completes. A holder that
+ * finds the state `dirty` under another token knows its predecessor died (or threw) half-way
+ * and runs the recovery handler with what that predecessor recorded, before its own section.
+ *
+ * Every write names the version it read, so a holder that lost its lease without knowing
+ * (paused past the session timeout) cannot overwrite the state of the holder after it: its write
+ * fails with BADVERSION and its section ends with `LockLostError`.
+ */
+export class ReadyState {
+  readonly path: string;
+
+  constructor(
+    private readonly client: ZkClient,
+    dir: string,
+  ) {
+    this.path = znodePaths.ready(dir);
+  }
+
+  /**
+   * Enters a guarded section: recovers an interrupted predecessor first (rejecting with
+   * `RecoveryFailedError` if the handler throws; the state stays dirty for the next holder),
+   * then marks the state dirty under `owner`.
+   */
+  async enter(owner: SectionOwner, recover: RecoveryHandler | undefined): Promise<GuardedSection> {
+    const token = owner.token.toString();
+    let recovered: InterruptedSection | undefined;
+    for (;;) {
+      const current = await this.read();
+      if (current && BigInt(current.record.token) > owner.token) {
+        throw new LockLostError(this.path, `a newer holder (token ${current.record.token}) owns the ready state`);
+      }
+      if (current?.record.state === 'dirty' && current.record.token !== token && recovered?.token.toString() !== current.record.token) {
+        const interrupted: InterruptedSection = {
+          holder: current.record.holder,
+          token: BigInt(current.record.token),
+          since: current.record.since,
+          checkpoint: current.record.checkpoint,
+        };
+        if (recover) {
+          try {
+            await recover(interrupted);
+          } catch (error) {
+            throw new RecoveryFailedError(this.path, error);
+          }
+        }
+        recovered = interrupted;
+      }
+      const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
+      try {
+        const version = current ? await this.write(record, current.version) : await this.create(record);
+        return new GuardedSection(this, record, version, recovered);
+      } catch (error) {
+        // Someone wrote between our read and our write: an older holder that did not know it
+        // had lost the lock, or a newer one. Read again and decide by token.
+        if (!ZooKeeperError.is(error, 'BADVERSION', 'NODEEXISTS', 'NONODE')) throw error;
+      }
+    }
+  }
+
+  /** The current record, or undefined when no section ever ran. Malformed data: `CorruptStateError`. */
+  async read(): Promise<{ record: ReadyRecord; version: number } | undefined> {
+    try {
+      const { data, stat } = await this.client.getData(this.path);
+      return { record: parseRecord(this.path, data), version: stat.version };
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'NONODE')) return undefined;
+      throw error;
+    }
+  }
+
+  /** Versioned write; BADVERSION becomes `LockLostError` for callers inside a section. */
+  async write(record: ReadyRecord, version: number): Promise<number> {
+    const stat = await this.client.setData(this.path, encode(record), version);
+    return stat.version;
+  }
+
+  private async create(record: ReadyRecord): Promise<number> {
+    await this.client.create(this.path, encode(record), 'persistent');
+    return 0;
+  }
+}
+
+/** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
+export class GuardedSection {
+  private finished = false;
+
+  constructor(
+    private readonly state: ReadyState,
+    private record: ReadyRecord,
+    private version: number,
+    /** The interrupted predecessor that was repaired on entry, if any. */
+    readonly recovered: InterruptedSection | undefined,
+  ) {}
+
+  /** Records progress (any JSON value); a holder that takes over after a crash receives the last one. */
+  async checkpoint(checkpoint: unknown): Promise<void> {
+    if (this.finished) throw new LockLostError(this.state.path, 'the guarded section has already ended');
+    await this.update({ ...this.record, checkpoint });
+  }
+
+  /** Marks the work done: the next holder will not run recovery. */
+  async complete(): Promise<void> {
+    if (this.finished) return;
+    await this.update({ v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() });
+    this.finished = true;
+  }
+
+  private async update(record: ReadyRecord): Promise<void> {
+    try {
+      this.version = await this.state.write(record, this.version);
+      this.record = record;
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {
+        this.finished = true;
+        throw new LockLostError(this.state.path, 'another holder has written the ready state since this section began');
+      }
+      throw error;
+    }
+  }
+}
+
+function encode(record: ReadyRecord): Buffer {
+  return Buffer.from(JSON.stringify(record));
+}
+
+function parseRecord(path: string, data: Buffer): ReadyRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(data.toString('utf8'));
+  } catch {
+    throw new CorruptStateError(path, 'not JSON');
+  }
+  const record = value as Partial<ReadyRecord> | null;
+  if (
+    record === null ||
+    typeof record !== 'object' ||
+    (record.state !== 'ready' && record.state !== 'dirty') ||
+    typeof record.token !== 'string' ||
+    !/^\d+$/.test(record.token) ||
+    typeof record.holder !== 'string' ||
+    typeof record.since !== 'number'
+  ) {
+    throw new CorruptStateError(path, 'not a ready-state record');
+  }
+  return record as ReadyRecord;
+}

@@ -1,0 +1,43 @@
+import type { Lease } from '../recipes/lease.js';
+import type { GuardedSection, InterruptedSection } from '../recipes/ready-state.js';
+import { ZkLockError } from '../errors/zk-lock.error.js';
+
+/**
+ * The lock held by the current locked call, as `withLock` callbacks receive it and
+ * `LockService.current()` returns it anywhere below that call.
+ */
+export class HeldLock {
+  constructor(
+    readonly name: string,
+    readonly lease: Lease,
+    private readonly section: GuardedSection | undefined,
+  ) {}
+
+  /** Strictly increasing per lock: hand it to the storage you write to, which refuses older tokens. */
+  get fencingToken(): bigint {
+    return this.lease.fencingToken;
+  }
+
+  /** Aborts (with `LockLostError`) when the lock may no longer be exclusive: stop the work. */
+  get signal(): AbortSignal {
+    return this.lease.signal;
+  }
+
+  /** The interrupted predecessor that the recovery handler repaired before this call, if any. */
+  get recovered(): InterruptedSection | undefined {
+    return this.section?.recovered;
+  }
+
+  /**
+   * Records progress (any JSON value) in the lock's ready znode. If this process dies before the
+   * call completes, the next holder's recovery handler receives the last checkpoint.
+   * Available when the lock has a recovery handler (a guarded lock).
+   */
+  async checkpoint(progress: unknown): Promise<void> {
+    if (!this.section) {
+      throw new ZkLockError('ZK_NOT_GUARDED', `checkpoint() on lock "${this.name}" needs a recovery handler (option \`recover\`)`);
+    }
+    this.lease.assertHeld();
+    await this.section.checkpoint(progress);
+  }
+}

@@ -1,0 +1,169 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { LockBusyError } from '../errors/lock-busy.error.js';
+import { LockLostError } from '../errors/lock-lost.error.js';
+import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import { LockClient, type AcquireOptions } from '../recipes/distributed-lock.js';
+import type { Lease } from '../recipes/lease.js';
+import { ReadyState, type GuardedSection, type RecoveryHandler } from '../recipes/ready-state.js';
+import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
+import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import { ZkSession } from '../zookeeper/zk-session.js';
+import { HeldLock } from './held-lock.js';
+import { findHeldLock, lockContext } from './lock-context.js';
+
+export type OnBusy = 'wait' | 'skip' | 'throw';
+
+export interface WithLockOptions extends AcquireOptions {
+  /**
+   * When the lock is not granted at once (or within `waitMs`): `wait` (default) keeps waiting,
+   * then throws `LockTimeoutError`; `skip` returns undefined without running; `throw` throws
+   * `LockBusyError`. With `skip` / `throw` and no `waitMs`, the lock is tried once, never queued.
+   */
+  readonly onBusy?: OnBusy;
+  /**
+   * Makes the lock guarded: when the previous holder died or threw mid-call, this runs first
+   * with what it left (holder, token, last checkpoint). See README "Recovery".
+   */
+  readonly recover?: RecoveryHandler;
+}
+
+const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
+
+/**
+ * Fair, cluster-wide locks by name. `withLock` is the everyday API (re-entrant within one async
+ * call chain, recovery, fencing token); `acquire` / `tryAcquire` hand out raw leases to release
+ * yourself. On shutdown, waiting acquisitions are aborted, running calls get `drainTimeoutMs`
+ * to finish, then every lock still held is released.
+ */
+@Injectable()
+export class LockService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('ZkLock');
+  private readonly locks: LockClient;
+  private readonly shutdown = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly session: ZkSession,
+    @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
+  ) {
+    this.locks = new LockClient(session, { root: options.root, identity: options.identity });
+  }
+
+  /** Waits for the lock and returns the lease; `lease.release()` when done. */
+  acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
+    validateAcquireOptions(options);
+    return this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
+  }
+
+  /** The lease if nobody holds or waits for the lock, else undefined. Never queues. */
+  tryAcquire(name: string): Promise<Lease | undefined> {
+    if (this.shutdown.signal.aborted) return Promise.reject(this.shutdown.signal.reason);
+    return this.locks.tryAcquire(name);
+  }
+
+  /** Runs `fn` while holding the lock `name`; see `WithLockOptions` for waiting and recovery. */
+  withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options?: WithLockOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
+  withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions): Promise<T | undefined>;
+  async withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions = {}): Promise<T | undefined> {
+    validateWithLockOptions(options);
+    this.locks.pathOf(name); // validates the name before anything else happens
+    const reentered = findHeldLock(this, name);
+    if (reentered) return fn(reentered);
+
+    const lease = await this.obtain(name, options);
+    if (!lease) return undefined;
+    const call = this.runHolding(name, lease, fn, options.recover);
+    this.running.add(call);
+    try {
+      return await call;
+    } finally {
+      this.running.delete(call);
+    }
+  }
+
+  /** The lock held by the current call chain (the innermost, or the one named `name`). */
+  current(name?: string): HeldLock | undefined {
+    return findHeldLock(this, name);
+  }
+
+  /** Leases held by this process right now. */
+  heldLeases(): Lease[] {
+    return this.locks.heldLeases();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.shutdown.abort(new LockLostError(this.options.root, 'the application is shutting down'));
+    if (this.running.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const drained = Promise.allSettled([...this.running]);
+      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.drainTimeoutMs)));
+      await Promise.race([drained, timedOut]);
+      clearTimeout(timer);
+      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running at shutdown; releasing their locks`);
+    }
+    await this.locks.close();
+  }
+
+  private async obtain(name: string, options: WithLockOptions): Promise<Lease | undefined> {
+    const onBusy = options.onBusy ?? 'wait';
+    if (onBusy === 'wait') return this.acquire(name, options);
+    try {
+      const lease =
+        options.waitMs === undefined
+          ? await this.tryAcquire(name)
+          : await this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
+      if (lease || onBusy === 'skip') return lease;
+    } catch (error) {
+      if (!(error instanceof LockTimeoutError)) throw error;
+      if (onBusy === 'skip') return undefined;
+    }
+    throw new LockBusyError(this.locks.pathOf(name));
+  }
+
+  private async runHolding<T>(name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
+    try {
+      let section: GuardedSection | undefined;
+      if (recover) {
+        section = await new ReadyState(this.session, this.locks.pathOf(name)).enter(
+          { token: lease.fencingToken, holder: this.options.identity },
+          recover,
+        );
+      }
+      const lock = new HeldLock(name, lease, section);
+      const parent = lockContext.getStore();
+      const result = await lockContext.run({ owner: this, lock, parent }, () => fn(lock));
+      // The call ran to its end, but if the lease was lost meanwhile it may have overlapped the
+      // next holder: say so instead of returning as if nothing happened. A guarded section then
+      // stays dirty, so that the next holder repairs whatever it was.
+      lease.assertHeld();
+      await section?.complete();
+      return result;
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private withShutdown(signal: AbortSignal | undefined): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.shutdown.signal]) : this.shutdown.signal;
+  }
+}
+
+function validateAcquireOptions(options: AcquireOptions): void {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
+  const { waitMs, signal } = options;
+  if (waitMs !== undefined && (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0)) {
+    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${String(waitMs)}`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
+}
+
+function validateWithLockOptions(options: WithLockOptions): void {
+  validateAcquireOptions(options);
+  if (options.onBusy !== undefined && !ON_BUSY.includes(options.onBusy)) {
+    throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${String(options.onBusy)}`);
+  }
+  if (options.recover !== undefined && typeof options.recover !== 'function') {
+    throw new InvalidOptionsError('recover', 'expected a function');
+  }
+}
