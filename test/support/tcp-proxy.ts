@@ -1,0 +1,132 @@
+/**
+ * A TCP proxy on a free loopback port for fault injection between a client and a ZooKeeper server.
+ *
+ * - `cut()` is a network partition: bytes stop flowing both ways but no socket is closed, so the
+ *   peers notice only through their own timeouts. Connections accepted while cut are held without
+ *   dialing upstream (the client's handshake times out), and a side that closes during the cut is
+ *   not propagated to the other side until `restore()`, as neither FIN nor RST crosses a partition.
+ *   Like TCP after a partition heals, bytes sent during the cut are delivered on `restore()`.
+ * - `reset()` destroys every current connection with RST: an immediate disconnect on both sides.
+ * - `refuse(true)` resets every new connection at once (a server that is down), until `refuse(false)`.
+ */
+import net from 'node:net';
+
+interface Pair {
+  client: net.Socket;
+  upstream?: net.Socket;
+  /** One side closed while cut: tear the other down on restore(). */
+  doomed?: boolean;
+}
+
+export class TcpProxy {
+  private readonly pairs = new Set<Pair>();
+  private isCut = false;
+  private refusing = false;
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly targetHost: string,
+    readonly targetPort: number,
+    readonly port: number,
+  ) {
+    server.on('connection', (client) => this.accept(client));
+  }
+
+  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject).listen(0, '127.0.0.1', () => resolve());
+    });
+    return new TcpProxy(server, targetHost, targetPort, (server.address() as net.AddressInfo).port);
+  }
+
+  /** What a client connects to instead of the target. */
+  get connectString(): string { return `127.0.0.1:${this.port}`; }
+  /** Client connections currently open through the proxy. */
+  get connectionCount(): number { return this.pairs.size; }
+  get isCutOff(): boolean { return this.isCut; }
+
+  /** Partition: stop forwarding in both directions, keep every socket open. */
+  cut(): void {
+    this.isCut = true;
+    for (const pair of this.pairs) {
+      pair.client.pause();
+      pair.upstream?.pause();
+    }
+  }
+
+  /** Heal the partition: deliver what was held, dial held connections, propagate held closes. */
+  restore(): void {
+    this.isCut = false;
+    for (const pair of this.pairs) {
+      if (pair.doomed) { this.destroy(pair); continue; }
+      if (!pair.upstream) this.dial(pair);
+      pair.client.resume();
+      pair.upstream!.resume();
+    }
+  }
+
+  /** Destroy all current connections with RST (both sides see an immediate disconnect). */
+  reset(): void {
+    for (const pair of this.pairs) this.destroy(pair, true);
+  }
+
+  /** While on, new connections are reset as soon as they are accepted. */
+  refuse(on = true): void { this.refusing = on; }
+
+  async close(): Promise<void> {
+    this.refusing = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.reset();
+    await closed;
+  }
+
+  private accept(client: net.Socket): void {
+    client.on('error', () => undefined); // peers vanish all the time in fault tests
+    if (this.refusing) { rst(client); return; }
+    client.setNoDelay(true);
+    const pair: Pair = { client };
+    this.pairs.add(pair);
+    client.on('close', () => this.sideClosed(pair));
+    if (this.isCut) client.pause();
+    else this.dial(pair);
+  }
+
+  private dial(pair: Pair): void {
+    const upstream = net.connect({ host: this.targetHost, port: this.targetPort });
+    pair.upstream = upstream;
+    upstream.setNoDelay(true);
+    upstream.on('error', () => undefined);
+    upstream.on('close', () => this.sideClosed(pair));
+    this.forward(pair.client, upstream);
+    this.forward(upstream, pair.client);
+  }
+
+  private forward(from: net.Socket, to: net.Socket): void {
+    from.on('data', (chunk) => {
+      if (!to.write(chunk)) from.pause(); // backpressure
+    });
+    to.on('drain', () => { if (!this.isCut) from.resume(); });
+    from.on('end', () => to.end());
+  }
+
+  private sideClosed(pair: Pair): void {
+    if (!this.pairs.has(pair)) return;
+    if (this.isCut) pair.doomed = true; // the close cannot cross the partition yet
+    else this.destroy(pair);
+  }
+
+  private destroy(pair: Pair, withReset = false): void {
+    this.pairs.delete(pair);
+    for (const socket of [pair.client, pair.upstream]) {
+      if (!socket || socket.destroyed) continue;
+      if (withReset) rst(socket);
+      else socket.destroy();
+    }
+  }
+}
+
+/** Close with RST rather than FIN where possible. */
+function rst(socket: net.Socket): void {
+  try { socket.resetAndDestroy(); } catch { socket.destroy(); }
+}
