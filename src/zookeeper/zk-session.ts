@@ -50,6 +50,7 @@ export class ZkSession implements ZkSessionClient {
   private consecutiveFailures = 0;
   private replaceTimer: NodeJS.Timeout | undefined;
   private sessionStartedAt = 0;
+  private negotiatedTimeoutMs = 0;
 
   constructor(private readonly options: ZkSessionOptions) {
     this.logger = options.logger ?? SILENT;
@@ -187,9 +188,9 @@ export class ZkSession implements ZkSessionClient {
     return Promise.reject(new ZooKeeperError(-112, operation, undefined, 'session being replaced'));
   }
 
+  /** The timeout the server granted at the last connection (kept while disconnected), else the requested one. */
   private timeoutMs(): number {
-    const negotiated = this.client && isConnectedState(this.state) ? this.client.negotiatedTimeoutMs : 0;
-    return negotiated > 0 ? negotiated : this.options.sessionTimeoutMs;
+    return this.negotiatedTimeoutMs > 0 ? this.negotiatedTimeoutMs : this.options.sessionTimeoutMs;
   }
 
   private openClient(): void {
@@ -219,6 +220,7 @@ export class ZkSession implements ZkSessionClient {
     const resumed = this.connectedOnce && sessionId === this.knownSessionId;
     this.connectedOnce = true;
     this.knownSessionId = sessionId;
+    this.negotiatedTimeoutMs = client.negotiatedTimeoutMs;
     this.lossClock.connected();
     if (resumed) {
       this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
