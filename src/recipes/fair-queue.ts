@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Subscription } from 'rxjs';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
@@ -205,22 +206,28 @@ export class FairQueue {
   private waitForDeletion(path: string, sessionId: string, control: WaitControl | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      let subscription: Subscription | undefined;
       const finish = (error?: unknown) => {
         if (settled) return; // stale watch callbacks and late replies land here
         settled = true;
-        subscription.unsubscribe();
+        subscription?.unsubscribe();
         control?.signal.removeEventListener('abort', onStop);
         if (error === undefined) resolve();
         else reject(error);
       };
       const onStop = () => finish(control!.signal.reason);
-      const subscription = this.session.state$.subscribe((change) => {
+      // state$ replays the current state synchronously, so `finish` may run inside subscribe().
+      subscription = this.session.state$.subscribe((change) => {
         // A suspended session keeps its watches (the C client re-registers them on reconnection);
         // an expired or replaced one does not, and our node went with it.
         if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) {
           finish();
         }
       });
+      if (settled) {
+        subscription.unsubscribe();
+        return;
+      }
       control?.signal.addEventListener('abort', onStop, { once: true });
       if (control?.signal.aborted) onStop();
       this.session.getData(path, () => finish()).then(noop, (error: unknown) => {

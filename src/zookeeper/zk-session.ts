@@ -115,11 +115,15 @@ export class ZkSession implements ZkSessionClient {
 
   waitForConnection(signal?: AbortSignal): Promise<void> {
     if (isConnectedState(this.state)) return Promise.resolve();
+    if (this.isClosed) return Promise.reject(new SessionClosedError('wait for a connection'));
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => finish(signal!.reason ?? new Error('aborted'));
-      const subscription = this.subject.subscribe((change) => {
-        if (isConnectedState(change.state)) finish();
-        else if (change.state === 'closed') finish(new SessionClosedError('wait for a connection'));
+      const subscription = this.subject.subscribe({
+        next: (change) => {
+          if (isConnectedState(change.state)) finish();
+          else if (change.state === 'closed') finish(new SessionClosedError('wait for a connection'));
+        },
+        complete: () => finish(new SessionClosedError('wait for a connection')),
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) onAbort();
