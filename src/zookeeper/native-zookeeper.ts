@@ -22,8 +22,16 @@ export interface NativeStat {
   numChildren: number;
 }
 
+/** An ACL entry as `a_set_acl` takes it: the binding reads `perm`... */
 export interface NativeAcl {
   perm: number;
+  scheme: string;
+  auth: string;
+}
+
+/** ...but `a_get_acl` answers with `perms` (the package's two directions disagree). */
+export interface NativeAclReply {
+  perms: number;
   scheme: string;
   auth: string;
 }
@@ -41,7 +49,7 @@ export interface NativeBinding {
   aw_get_children2(path: string, watcher: WatchCallback, cb: (rc: number, error: string, children: string[] | null, stat: NativeStat | null) => void): number;
   a_set(path: string, data: Buffer | string, version: number, cb: (rc: number, error: string, stat: NativeStat | null) => void): number;
   a_delete_(path: string, version: number, cb: RcCallback): number;
-  a_get_acl(path: string, cb: (rc: number, error: string, acl: NativeAcl[] | null, stat: NativeStat | null) => void): number;
+  a_get_acl(path: string, cb: (rc: number, error: string, acl: NativeAclReply[] | null, stat: NativeStat | null) => void): number;
   a_set_acl(path: string, version: number, acl: NativeAcl[], cb: RcCallback): number;
   a_sync(path: string, cb: (rc: number, error: string, path: string) => void): number;
   add_auth(scheme: string, auth: string, cb: RcCallback): number;

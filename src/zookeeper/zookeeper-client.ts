@@ -202,7 +202,7 @@ export class ZooKeeperClient implements ZkClient {
         done(
           rc,
           err,
-          rc === 0 ? { acl: (acl ?? []).map((a) => ({ perms: a.perm, scheme: a.scheme, id: a.auth })), stat: toStat(stat!) } : undefined,
+          rc === 0 ? { acl: (acl ?? []).map((a) => ({ perms: a.perms, scheme: a.scheme, id: a.auth })), stat: toStat(stat!) } : undefined,
         ),
       ),
     );

@@ -107,7 +107,9 @@ export class TcpProxy {
       if (!to.write(chunk)) from.pause(); // backpressure
     });
     to.on('drain', () => { if (!this.isCut) from.resume(); });
-    from.on('end', () => to.end());
+    // A FIN must not cross a partition either: while cut, the close is held (`doomed`) and
+    // delivered by restore().
+    from.on('end', () => { if (!this.isCut) to.end(); });
   }
 
   private sideClosed(pair: Pair): void {

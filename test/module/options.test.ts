@@ -1,0 +1,119 @@
+/**
+ * Module options are validated at start-up: each bad value fails with `InvalidOptionsError` whose
+ * `field` names it; good values (multi-host, IPv6, chroot) pass with defaults filled in. Also
+ * through `ZkLockModule.forRoot` / `forRootAsync`: a bad option fails the application's init.
+ */
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Test } from '@nestjs/testing';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { ZkLockError } from '../../src/errors/zk-lock.error.js';
+import { ZkLockModule } from '../../src/zk-lock.module.js';
+import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
+import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
+
+const GOOD: ZkLockModuleOptions = { connect: '127.0.0.1:2181' };
+
+function assertInvalid(options: unknown, field: string): void {
+  assert.throws(
+    () => resolveZkLockOptions(options as ZkLockModuleOptions),
+    (error: unknown) => {
+      assert.ok(error instanceof InvalidOptionsError, `expected InvalidOptionsError for ${JSON.stringify(options)}, got ${String(error)}`);
+      assert.ok(error instanceof ZkLockError);
+      assert.equal(error.code, 'ZK_INVALID_OPTIONS');
+      assert.equal(error.field, field, `field of ${error.message}`);
+      assert.ok(error.message.includes(field), 'the message names the field');
+      return true;
+    },
+  );
+}
+
+describe('resolveZkLockOptions', () => {
+  it('rejects bad connect strings', () => {
+    for (const connect of ['', '   ', 'localhost', '127.0.0.1', '127.0.0.1:0', '127.0.0.1:70000', '127.0.0.1:abc',
+      'a:1,,b:2', 'a:1,', 'not a host:2181', '::1:2181', '[::1]', 'zk:2181/', 'zk:2181/app/', 'zk:2181/zookeeper']) {
+      assertInvalid({ connect }, connect.includes('/') ? 'connect (chroot)' : 'connect');
+    }
+    for (const connect of [undefined, null, 2181, {}]) assertInvalid({ connect }, 'connect');
+    assertInvalid(undefined, 'options');
+    assertInvalid(null, 'options');
+  });
+
+  it('rejects bad root paths', () => {
+    for (const root of ['app', 'app/locks', '/app/', '/', '/.', '/..', '/a/./b', '/a/../b', '//a', '/a//b',
+      '/a\u0000b', '/a\u0007', '/a\u007f', '/zookeeper', '/zookeeper/quota', 42, '']) {
+      assertInvalid({ ...GOOD, root }, 'root');
+    }
+  });
+
+  it('rejects bad session timeouts and other numbers', () => {
+    for (const sessionTimeoutMs of [1.5, -1, 0, 99, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '3000']) {
+      assertInvalid({ ...GOOD, sessionTimeoutMs }, 'sessionTimeoutMs');
+    }
+    assertInvalid({ ...GOOD, connectTimeoutMs: 0 }, 'connectTimeoutMs');
+    assertInvalid({ ...GOOD, drainTimeoutMs: -5 }, 'drainTimeoutMs');
+  });
+
+  it('rejects bad auth, log level and identity', () => {
+    assertInvalid({ ...GOOD, auth: { credentials: 'u:p' } }, 'auth.scheme');
+    assertInvalid({ ...GOOD, auth: { scheme: '', credentials: 'u:p' } }, 'auth.scheme');
+    assertInvalid({ ...GOOD, auth: { scheme: 'digest', credentials: 'no-colon' } }, 'auth.credentials');
+    assertInvalid({ ...GOOD, auth: { scheme: 'digest', credentials: ':password' } }, 'auth.credentials');
+    assertInvalid({ ...GOOD, auth: { scheme: 'digest', credentials: 'user:' } }, 'auth.credentials');
+    assertInvalid({ ...GOOD, auth: { scheme: 'digest' } }, 'auth.credentials');
+    assertInvalid({ ...GOOD, auth: 'digest:u:p' }, 'auth');
+    assertInvalid({ ...GOOD, auth: [{ scheme: 'digest', credentials: 'u:p' }, { scheme: 'digest', credentials: 'bad' }] }, 'auth[1].credentials');
+    for (const clientLogLevel of ['verbose', 'INFO', '', 3]) assertInvalid({ ...GOOD, clientLogLevel }, 'clientLogLevel');
+    assertInvalid({ ...GOOD, identity: '' }, 'identity');
+    assertInvalid({ ...GOOD, identity: 'x'.repeat(1025) }, 'identity');
+  });
+
+  it('accepts good options and fills in the defaults', () => {
+    const resolved = resolveZkLockOptions(GOOD);
+    const { connect, root, sessionTimeoutMs, connectTimeoutMs, auth, clientLogLevel, drainTimeoutMs } = resolved;
+    assert.deepEqual(
+      { connect, root, sessionTimeoutMs, connectTimeoutMs, auth, clientLogLevel, drainTimeoutMs },
+      { connect: '127.0.0.1:2181', root: '/zk-lock', sessionTimeoutMs: 30_000, connectTimeoutMs: 15_000, auth: [], clientLogLevel: 'silent', drainTimeoutMs: 10_000 },
+    );
+    assert.match(resolved.identity, /:\d+$/, 'default identity is <hostname>:<pid>');
+
+    for (const connect of ['zk1:2181,zk2:2181,zk3:2181', '[::1]:2181', '[::1]:2181,127.0.0.1:2182', '127.0.0.1:2181/app',
+      'zk1.example.com:2181,zk2.example.com:2181/apps/orders', '10.0.0.1:65535']) {
+      assert.equal(resolveZkLockOptions({ connect }).connect, connect);
+    }
+    const full = resolveZkLockOptions({
+      connect: ' zk:2181 ',
+      root: '/apps/orders-locks',
+      sessionTimeoutMs: 6000,
+      auth: [{ scheme: 'digest', credentials: 'app:s3cr:et' }],
+      clientLogLevel: 'warn',
+      identity: 'worker-1',
+      drainTimeoutMs: 0,
+    });
+    assert.equal(full.connect, 'zk:2181', 'surrounding whitespace is trimmed');
+    assert.equal(full.root, '/apps/orders-locks');
+    assert.deepEqual(full.auth, [{ scheme: 'digest', credentials: 'app:s3cr:et' }]);
+    assert.deepEqual(resolveZkLockOptions({ ...GOOD, auth: { scheme: 'digest', credentials: 'a:b' } }).auth, [{ scheme: 'digest', credentials: 'a:b' }]);
+  });
+});
+
+describe('ZkLockModule with bad options', () => {
+  const silent = { log() {}, error() {}, warn() {} };
+
+  it('fails application init with InvalidOptionsError (forRoot)', async () => {
+    await assert.rejects(
+      Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: '127.0.0.1:2181', root: 'relative' })] }).setLogger(silent).compile(),
+      (error: unknown) => error instanceof InvalidOptionsError && error.field === 'root',
+    );
+  });
+
+  it('fails application init with InvalidOptionsError (forRootAsync)', async () => {
+    await assert.rejects(
+      Test.createTestingModule({
+        imports: [ZkLockModule.forRootAsync({ useFactory: () => ({ connect: '127.0.0.1:0' }) })],
+      }).setLogger(silent).compile(),
+      (error: unknown) => error instanceof InvalidOptionsError && error.field === 'connect',
+    );
+  });
+});
