@@ -1,6 +1,7 @@
 // The public API of nestjs-zk-lock. Anything not exported here is internal.
 export { ZkLockModule } from './zk-lock.module.js';
 export type { ZkLockModuleOptions, ResolvedZkLockOptions } from './zk-lock.options.js';
+export type { ZkLockElectionOptions } from './zk-lock.options.js';
 export { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
 
 export { LockService, type OnBusy, type WithLockOptions } from './services/lock.service.js';
@@ -9,6 +10,12 @@ export { WithLock, type LockNameSource, type WithLockDecoratorOptions } from './
 export { Lease } from './recipes/lease.js';
 export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/distributed-lock.js';
 export type { InterruptedSection, RecoveryHandler } from './recipes/ready-state.js';
+export { LeaderService } from './services/leader.service.js';
+export { LeaderOnly } from './decorators/leader-only.decorator.js';
+export { OnLeaderRecovery } from './decorators/on-leader-recovery.decorator.js';
+export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger } from './recipes/leader-election.js';
+export { LeaderSection } from './recipes/leader-work.js';
+export type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
 
 export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/zk-session.js';
 export type { ZkSessionClient } from './zookeeper/zk-session-client.js';
@@ -41,3 +48,5 @@ export { LockLostError } from './errors/lock-lost.error.js';
 export { RecoveryFailedError } from './errors/recovery-failed.error.js';
 export { CorruptStateError } from './errors/corrupt-state.error.js';
 export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';
+export { LeadershipLostError } from './errors/leadership-lost.error.js';
+export { ElectionClosedError } from './errors/election-closed.error.js';

@@ -1,4 +1,7 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { LeaderRecoveryExplorer } from './services/leader-recovery.explorer.js';
+import { LeaderService } from './services/leader.service.js';
 import { LockService } from './services/lock.service.js';
 import { zkLockOptionsProvider, zkSessionProvider } from './services/zk-session.provider.js';
 import { ZkLockConfigurableModule } from './zk-lock.module-definition.js';
@@ -14,8 +17,9 @@ import { ZkSession } from './zookeeper/zk-session.js';
  * call `app.enableShutdownHooks()` for that.
  */
 @Module({
-  providers: [zkLockOptionsProvider, zkSessionProvider, LockService],
-  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService],
+  imports: [DiscoveryModule],
+  providers: [zkLockOptionsProvider, zkSessionProvider, LockService, LeaderService, LeaderRecoveryExplorer],
+  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {
   constructor(private readonly session: ZkSession) {

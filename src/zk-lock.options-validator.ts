@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
+import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
-import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
+import { validateLockName } from './recipes/lock-name.js';
+import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import type { ZkAuth } from './zookeeper/types.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
 
@@ -23,7 +25,27 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
     drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
+    election: validateElection(options.election),
+    electionConfigured: options.election !== undefined,
   };
+}
+
+function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
+  if (value === undefined) return ZK_LOCK_DEFAULTS.election;
+  if (value === null || typeof value !== 'object') throw new InvalidOptionsError('election', 'expected an object { name?, joinOnBootstrap?, suspendPolicy? }');
+  const defaults = ZK_LOCK_DEFAULTS.election;
+  const { name = defaults.name, joinOnBootstrap = defaults.joinOnBootstrap, suspendPolicy = defaults.suspendPolicy } = value as ZkLockElectionOptions;
+  try {
+    validateLockName(name);
+  } catch (error) {
+    if (error instanceof InvalidLockNameError) throw new InvalidOptionsError('election.name', error.problem);
+    throw error;
+  }
+  if (typeof joinOnBootstrap !== 'boolean') throw new InvalidOptionsError('election.joinOnBootstrap', `expected true or false, got ${String(joinOnBootstrap)}`);
+  if (suspendPolicy !== 'immediate' && suspendPolicy !== 'deadline') {
+    throw new InvalidOptionsError('election.suspendPolicy', `expected 'immediate' or 'deadline', got ${String(suspendPolicy)}`);
+  }
+  return { name, joinOnBootstrap, suspendPolicy };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
 import type { ZkAuth } from './zookeeper/types.js';
 
@@ -22,6 +23,27 @@ export interface ZkLockModuleOptions {
   identity?: string;
   /** On shutdown, how long running locked sections may take to finish before their locks are released. Default 10000. */
   drainTimeoutMs?: number;
+  /**
+   * The default leader election (`LeaderService`); see `ZkLockElectionOptions`. When given, this
+   * process joins it on bootstrap. Without it, an election joins only once something asks for it
+   * (`@LeaderOnly`, `@OnLeaderRecovery`, `leaderService.isLeader$` / `election(name)`), so a
+   * lock-only application takes part in no election.
+   */
+  election?: ZkLockElectionOptions;
+}
+
+/** Options of the default election (`ZkLockModuleOptions.election`). */
+export interface ZkLockElectionOptions {
+  /** Name of the default election, in `<root>/elections/<name>`. Default `default`. */
+  name?: string;
+  /** Join every election of the module on application bootstrap. Default true; false: call `join()`. */
+  joinOnBootstrap?: boolean;
+  /**
+   * When a disconnected leader stops reporting leadership (for every election of the module):
+   * `immediate` (default) as soon as the connection is suspended; `deadline` only once the
+   * session may have expired (`lost`), keeping leadership through short network blips.
+   */
+  suspendPolicy?: LeaderSuspendPolicy;
 }
 
 /** Options after validation, with every default filled in. */
@@ -34,6 +56,9 @@ export interface ResolvedZkLockOptions {
   readonly clientLogLevel: ClientLogLevel;
   readonly identity: string;
   readonly drainTimeoutMs: number;
+  readonly election: Required<Readonly<ZkLockElectionOptions>>;
+  /** Whether `election` was given: only then does the default election join without being asked for. */
+  readonly electionConfigured: boolean;
 }
 
 export const ZK_LOCK_DEFAULTS = {
@@ -42,4 +67,5 @@ export const ZK_LOCK_DEFAULTS = {
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
   drainTimeoutMs: 10_000,
+  election: { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate' },
 } as const;

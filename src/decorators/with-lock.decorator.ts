@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { InterruptedSection } from '../recipes/ready-state.js';
 import { validateLockName } from '../recipes/lock-name.js';
-import { LockService, type WithLockOptions } from '../services/lock.service.js';
+import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
 import { copyMetadata, describeMethod } from './copy-metadata.js';
 
 /** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
@@ -32,6 +32,8 @@ const injectedInto = new WeakSet<object>();
 export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions = {}): MethodDecorator {
   if (typeof name === 'string') validateLockName(name);
   else if (typeof name !== 'function') throw new DecoratorMisuseError('WithLock', 'a method', 'the lock name must be a string or a function of the arguments');
+  // Fail when the class is defined, not at the first (maybe hours later, scheduled) call.
+  validateWithLockOptions({ ...options, recover: undefined });
   return (target, key, descriptor) => {
     const where = describeMethod(target, key);
     if (typeof target === 'function') throw new DecoratorMisuseError('WithLock', where, 'static methods cannot be locked (no instance to inject LockService into)');

@@ -5,7 +5,7 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
-import { queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
+import { queueNodePrefix, sortQueue, type QueueMarker, type QueueNode } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
@@ -79,7 +79,8 @@ export class FairQueue {
         if (mine && mine.sessionId !== sessionId) mine = undefined; // it died with its session: re-queue at the back
         if (unknownCreate !== undefined && unknownCreate !== sessionId) unknownCreate = undefined;
 
-        let listing: { children: string[]; stat: { pzxid: bigint } };
+        let listing: { children: string[]; stat: { pzxid: bigint } } | undefined;
+        let listed: Promise<{ children: string[]; stat: { pzxid: bigint } }> | undefined; // dropped before parking, see below
         try {
           if (unknownCreate !== undefined) {
             mine = await this.findOwnNode(dir, id, sessionId);
@@ -90,7 +91,7 @@ export class FairQueue {
             const created = this.session.create(prefix, options.data, 'ephemeral_sequential');
             // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
             // session's requests in order, so this listing already contains our node. One round trip.
-            const listed = this.session.getChildren(dir);
+            listed = this.session.getChildren(dir);
             listed.catch(noop);
             try {
               const path = await created;
@@ -118,7 +119,7 @@ export class FairQueue {
           continue;
         }
 
-        const queue = sortQueue(listing.children, this.marker);
+        let queue: QueueNode[] | undefined = sortQueue(listing.children, this.marker);
         const index = queue.findIndex((node) => node.name === mine!.name);
         if (index < 0) {
           mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
@@ -131,7 +132,12 @@ export class FairQueue {
           await this.leave(node.path, node.sessionId);
           return undefined;
         }
-        await this.waitForDeletion(`${dir}/${queue[index - 1]!.name}`, mine.sessionId, control);
+        const predecessor = `${dir}/${queue[index - 1]!.name}`;
+        // A suspended async frame keeps its locals alive, dead or not: parked with the listing in
+        // hand, N waiters would pin N listings of up to N names (O(N²) heap, 35 KB per waiter at
+        // N = 1,000). Keep only the predecessor's path while waiting.
+        listing = listed = queue = undefined;
+        await this.waitForDeletion(predecessor, mine.sessionId, control);
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
@@ -173,7 +179,15 @@ export class FairQueue {
 
   /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
   private async findOwnNode(dir: string, id: string, sessionId: string): Promise<OwnNode | undefined> {
-    const { children } = await this.session.getChildren(dir);
+    let children: string[];
+    try {
+      ({ children } = await this.session.getChildren(dir));
+    } catch (error) {
+      // No directory, so no node of ours in it: the create never happened (or the container went
+      // since). Letting NONODE escape would make `join` look for the node again, forever.
+      if (ZooKeeperError.is(error, 'NONODE')) return undefined;
+      throw error;
+    }
     const name = children.find((child) => child.startsWith(`_c_${id}-`));
     if (name === undefined) return undefined;
     const path = `${dir}/${name}`;

@@ -124,6 +124,8 @@ export class ReadyState {
 /** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
 export class GuardedSection {
   private finished = false;
+  /** Set when a write showed that the section lost the ready state; it can never complete then. */
+  private lost: LockLostError | undefined;
 
   constructor(
     private readonly state: ReadyState,
@@ -141,6 +143,9 @@ export class GuardedSection {
 
   /** Marks the work done: the next holder will not run recovery. */
   async complete(): Promise<void> {
+    // A section that lost the state (even if its caller swallowed that error) must not report
+    // completion: the next holder has to repair it.
+    if (this.lost) throw this.lost;
     if (this.finished) return;
     await this.update({ v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() });
     this.finished = true;
@@ -153,7 +158,13 @@ export class GuardedSection {
     } catch (error) {
       if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {
         this.finished = true;
-        throw new LockLostError(this.state.path, 'another holder has written the ready state since this section began');
+        throw (this.lost = new LockLostError(this.state.path, 'another holder has written the ready state since this section began'));
+      }
+      // The session the lease lived on is gone (e.g. this process was paused past the session
+      // timeout and writes before it noticed): the lock is lost for certain, whatever the code.
+      if (error instanceof ZooKeeperError && error.isSessionGone) {
+        this.finished = true;
+        throw (this.lost = new LockLostError(this.state.path, `the session holding the lock is gone (${error.zkCode})`));
       }
       throw error;
     }

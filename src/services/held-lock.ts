@@ -38,6 +38,13 @@ export class HeldLock {
       throw new ZkLockError('ZK_NOT_GUARDED', `checkpoint() on lock "${this.name}" needs a recovery handler (option \`recover\`)`);
     }
     this.lease.assertHeld();
-    await this.section.checkpoint(progress);
+    try {
+      await this.section.checkpoint(progress);
+    } catch (error) {
+      // The write failed while the lease was being lost (e.g. the first write after a process
+      // pause dies with the connection the server closed): report the loss, not its symptom.
+      this.lease.assertHeld();
+      throw error;
+    }
   }
 }

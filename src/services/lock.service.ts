@@ -51,8 +51,8 @@ export class LockService implements BeforeApplicationShutdown {
   }
 
   /** Waits for the lock and returns the lease; `lease.release()` when done. */
-  acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
-    validateAcquireOptions(options);
+  async acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
+    validateAcquireOptions(options); // async: bad options reject, like every other failure of acquire
     return this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
   }
 
@@ -68,8 +68,11 @@ export class LockService implements BeforeApplicationShutdown {
   async withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions = {}): Promise<T | undefined> {
     validateWithLockOptions(options);
     this.locks.pathOf(name); // validates the name before anything else happens
+    // Re-enter only a lease that is still held: a continuation that outlives its locked call (a
+    // timer or promise callback registered inside it) carries that call's async context, but
+    // its lease is released by now. Taking that for held would run `fn` without the lock.
     const reentered = findHeldLock(this, name);
-    if (reentered) return fn(reentered);
+    if (reentered?.lease.isHeld) return fn(reentered);
 
     const lease = await this.obtain(name, options);
     if (!lease) return undefined;
@@ -123,12 +126,16 @@ export class LockService implements BeforeApplicationShutdown {
 
   private async runHolding<T>(name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
     try {
+      // A grant can arrive on a session that already counts as lost (its reply raced the loss
+      // clock): the lease comes back aborted. Never start recovery or `fn` on it.
+      lease.assertHeld();
       let section: GuardedSection | undefined;
       if (recover) {
         section = await new ReadyState(this.session, this.locks.pathOf(name)).enter(
           { token: lease.fencingToken, holder: this.options.identity },
           recover,
         );
+        lease.assertHeld(); // lost while recovering: the section must not start either
       }
       const lock = new HeldLock(name, lease, section);
       const parent = lockContext.getStore();
@@ -137,7 +144,12 @@ export class LockService implements BeforeApplicationShutdown {
       // next holder: say so instead of returning as if nothing happened. A guarded section then
       // stays dirty, so that the next holder repairs whatever it was.
       lease.assertHeld();
-      await section?.complete();
+      try {
+        await section?.complete();
+      } catch (error) {
+        lease.assertHeld(); // failed because the lease was lost meanwhile: say that
+        throw error;
+      }
       return result;
     } finally {
       await lease.release();
@@ -158,7 +170,8 @@ function validateAcquireOptions(options: AcquireOptions): void {
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
 }
 
-function validateWithLockOptions(options: WithLockOptions): void {
+/** Throws `InvalidOptionsError` naming the first bad field. Also used by `@WithLock` at decoration time. */
+export function validateWithLockOptions(options: WithLockOptions): void {
   validateAcquireOptions(options);
   if (options.onBusy !== undefined && !ON_BUSY.includes(options.onBusy)) {
     throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${String(options.onBusy)}`);

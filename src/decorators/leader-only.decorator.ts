@@ -1,0 +1,60 @@
+import { Inject, Logger } from '@nestjs/common';
+import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
+import { validateLockName } from '../recipes/lock-name.js';
+import { LeaderService } from '../services/leader.service.js';
+import { copyMetadata, describeMethod } from './copy-metadata.js';
+
+export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
+/** Property under which Nest injects LeaderService into classes that use @LeaderOnly. */
+export const LEADER_SERVICE_PROPERTY = Symbol('nestjs-zk-lock:leader-service');
+
+export interface LeaderOnlyMetadata {
+  /** undefined: the module's default election. */
+  readonly election: string | undefined;
+}
+
+const injectedInto = new WeakSet<object>();
+const logger = new Logger('ZkLock');
+
+/**
+ * Runs the method only in the process that currently leads `election` (default: the module's
+ * default election), as a guarded leader section: the election's ready znode is dirty while it
+ * runs and ready when it returns, so if this process dies mid-call the next leader's recovery
+ * handler repairs it first. On a follower the method does not run: the call resolves undefined
+ * (logged at debug). The wrapper always returns a promise; it rejects with `LeadershipLostError`
+ * when leadership ended while the method ran. LeaderService is injected by Nest (a property
+ * injection this decorator declares). Composes with `@Cron` / `@Interval` in either order.
+ */
+export function LeaderOnly(election?: string): MethodDecorator {
+  if (election !== undefined) validateLockName(election);
+  return (target, key, descriptor) => {
+    const where = describeMethod(target, key);
+    if (typeof target === 'function') throw new DecoratorMisuseError('LeaderOnly', where, 'static methods cannot be leader-only (no instance to inject LeaderService into)');
+    if (!descriptor || typeof descriptor.value !== 'function') throw new DecoratorMisuseError('LeaderOnly', where, 'only methods can be leader-only');
+
+    if (!injectedInto.has(target)) {
+      Inject(LeaderService)(target, LEADER_SERVICE_PROPERTY);
+      injectedInto.add(target);
+    }
+    const original = descriptor.value as (...args: unknown[]) => unknown;
+    const wrapper = function (this: Record<symbol, unknown>, ...args: unknown[]) {
+      const leaderService = this?.[LEADER_SERVICE_PROPERTY];
+      if (!(leaderService instanceof LeaderService)) {
+        // Never run without knowing we lead: called on something Nest did not build (or detached from `this`).
+        return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, 'called on an instance without LeaderService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
+      }
+      const elected = leaderService.election(election);
+      if (!elected.isLeader) {
+        logger.debug(`${where} skipped: this process does not lead election "${elected.name}"`);
+        return Promise.resolve(undefined);
+      }
+      return elected.runAsLeader(() => original.apply(this, args));
+    };
+    Object.defineProperty(wrapper, 'name', { value: original.name });
+    copyMetadata(original, wrapper);
+    const metadata: LeaderOnlyMetadata = { election };
+    Reflect.defineMetadata(LEADER_ONLY_METADATA, metadata, wrapper);
+    descriptor.value = wrapper as typeof descriptor.value;
+    return descriptor;
+  };
+}

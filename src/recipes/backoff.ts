@@ -1,0 +1,19 @@
+/** Exponential back-off: `initialMs` after the first failure, doubling, never above `maxMs`. */
+export function backoffDelay(failures: number, initialMs = 100, maxMs = 5000): number {
+  return Math.min(maxMs, initialMs * 2 ** Math.max(0, failures - 1));
+}
+
+/** Resolves `true` after `ms`, or `false` as soon as `signal` aborts (never rejects). */
+export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => finish(true), ms);
+    const onAbort = () => finish(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    function finish(elapsed: boolean) {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(elapsed);
+    }
+  });
+}

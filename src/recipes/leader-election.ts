@@ -1,0 +1,264 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import { ElectionClosedError } from '../errors/election-closed.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { isConnectedState } from '../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { backoffDelay, pause } from './backoff.js';
+import { FairQueue, type QueueEntry } from './fair-queue.js';
+import { LeaderTracker } from './leader-tracker.js';
+import { LeaderWork, type LeaderSection, type LeaderTenure } from './leader-work.js';
+import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
+import { validateLockName } from './lock-name.js';
+import { sortQueue } from './queue-node.js';
+import { ReadyState, type RecoveryHandler } from './ready-state.js';
+import { znodePaths } from './znode-paths.js';
+
+export interface LeaderElectionLogger {
+  debug?(message: string): void;
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface LeaderElectionOptions {
+  /** Root znode, e.g. `/zk-lock`; the election lives in `<root>/elections/<name>`. */
+  readonly root: string;
+  /** Election name (one znode name, validated like lock names). */
+  readonly name: string;
+  /** Stored in our queue node: what `leader$` and `participants()` show of us. */
+  readonly identity: string;
+  /** Default `immediate`. */
+  readonly suspendPolicy?: LeaderSuspendPolicy;
+  /** How long `resign()` / `close()` wait for running leader sections before leaving. Default 10000. */
+  readonly drainTimeoutMs?: number;
+  readonly logger?: LeaderElectionLogger;
+}
+
+const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
+
+/**
+ * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
+ * whose node is first in line leads; each other participant watches only its predecessor, so a
+ * hand-over wakes exactly one process.
+ *
+ * Safety: `isLeader$` reports false before anyone else can report true. It turns false as soon as
+ * the connection is suspended (`suspendPolicy: 'immediate'`, the default) or, with `'deadline'`,
+ * once the session-loss clock says the server may have expired us (`lost`); both happen before
+ * the server can expire the session and hand our place on. After `reconnected` it reports true
+ * again only once a read shows our node still exists and belongs to our session; after an
+ * expiry it joins again at the back of the queue. The synchronous `isLeader` also refuses
+ * leadership at once after this process was stalled (SIGSTOP, long GC) past the point of doubt.
+ *
+ * Recovery: before a new leader reports true it takes over the election's ready znode: if the
+ * previous leader died mid-section, the recovery handler (`onRecovery`) runs first, exactly once
+ * (a versioned write marks it done). If the handler throws, leadership is not reported and the
+ * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
+ * and no other participant could do better with a state nobody can repair. `resign()` stops it.
+ */
+export class LeaderElection {
+  readonly name: string;
+  /** The election's directory znode. */
+  readonly path: string;
+  private readonly queue: FairQueue;
+  private readonly work: LeaderWork;
+  private readonly tracker: LeaderTracker;
+  private readonly leading = new BehaviorSubject<boolean>(false);
+  private readonly data: Buffer;
+  private readonly logger: LeaderElectionLogger;
+  private participation: { controller: AbortController; done: Promise<void> } | undefined;
+  private term: LeadershipTerm | undefined;
+  private tenure: LeaderTenure | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly session: ZkSessionClient,
+    private readonly options: LeaderElectionOptions,
+  ) {
+    this.name = validateLockName(options.name);
+    this.path = znodePaths.electionDir(options.root, options.name);
+    this.logger = options.logger ?? SILENT;
+    this.data = Buffer.from(options.identity);
+    this.queue = new FairQueue(session, 'n');
+    this.work = new LeaderWork(new ReadyState(session, this.path), this.path, options.identity, this.logger);
+    this.tracker = new LeaderTracker(session, this.path, this.logger);
+  }
+
+  /** Whether this process leads: replays the current value, emits only on change, completes on `close()`. */
+  get isLeader$(): Observable<boolean> {
+    return this.leading.asObservable();
+  }
+
+  /** Leads right now. Unlike the last `isLeader$` value, also false at once after a stall (see class doc). */
+  get isLeader(): boolean {
+    return this.term?.isLeading ?? false;
+  }
+
+  /** Identity of the current leader (the head of the queue), or null; see `LeaderTracker` for its cost. */
+  get leader$(): Observable<string | null> {
+    return this.tracker.leader$;
+  }
+
+  /** Fencing token of the current leadership (strictly increases over leaders), while leading. */
+  get token(): bigint | undefined {
+    return this.isLeader ? this.tenure?.token : undefined;
+  }
+
+  get isParticipating(): boolean {
+    return this.participation !== undefined;
+  }
+
+  /** Identities of all participants in queue order (the leader first). 1 + n requests. */
+  async participants(): Promise<string[]> {
+    let children: string[];
+    try {
+      ({ children } = await this.session.getChildren(this.path));
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'NONODE')) return [];
+      throw error;
+    }
+    const identities = await Promise.all(
+      sortQueue(children, 'n').map((node) =>
+        this.session.getData(`${this.path}/${node.name}`).then(
+          ({ data }) => data.toString('utf8'),
+          (error: unknown) => {
+            if (ZooKeeperError.is(error, 'NONODE')) return undefined; // left meanwhile
+            throw error;
+          },
+        ),
+      ),
+    );
+    return identities.filter((identity): identity is string => identity !== undefined);
+  }
+
+  /** Starts participating (at the back of the queue); no-op while participating. Results come through `isLeader$`. */
+  join(): void {
+    if (this.closed) throw new ElectionClosedError(this.name);
+    if (this.participation) return;
+    const controller = new AbortController();
+    this.participation = { controller, done: this.participate(controller.signal) };
+  }
+
+  /**
+   * Stops participating: reports false at once, tells running leader sections (their signal),
+   * waits for them (at most `drainTimeoutMs`), then deletes our node so the next participant
+   * leads at once. `join()` again to queue up at the back.
+   */
+  async resign(): Promise<void> {
+    const participation = this.participation;
+    if (!participation) return;
+    this.participation = undefined;
+    participation.controller.abort(new Error('resigned'));
+    await participation.done;
+  }
+
+  /**
+   * Sets the recovery handler, which runs when a new leader of this process finds that the previous
+   * leader died (or a section threw) mid-work, before leadership is reported. One per election:
+   * register it before joining. Returns a function that removes it.
+   */
+  onRecovery(handler: RecoveryHandler): () => void {
+    if (typeof handler !== 'function') throw new TypeError('onRecovery expects a function');
+    return this.work.setRecoveryHandler(handler);
+  }
+
+  get hasRecoveryHandler(): boolean {
+    return this.work.hasRecoveryHandler;
+  }
+
+  /**
+   * Runs `fn` as a guarded leader section (ready znode dirty while it runs, ready when it returns)
+   * if this process leads, else resolves undefined without running it. Sections of one election
+   * run one at a time. Rejects with `LeadershipLostError` when leadership ended meanwhile.
+   */
+  runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+    const tenure = this.tenure;
+    if (!tenure || !this.isLeader) return Promise.resolve(undefined);
+    return this.work.run(tenure, fn);
+  }
+
+  /** Resigns and completes `isLeader$` and `leader$`. Final. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.resign();
+    this.leading.complete();
+    this.tracker.close();
+  }
+
+  private async participate(signal: AbortSignal): Promise<void> {
+    for (let failures = 0; !signal.aborted; ) {
+      try {
+        // Resolves once we are first in line; an abort gives up our place and rejects.
+        const entry = await this.queue.join(this.path, { data: this.data, signal });
+        const end = await this.hold(entry!, signal);
+        // Given up for a reason of our own (e.g. a newer token in the ready state): not in a tight loop.
+        failures = end.nodeMayExist && !signal.aborted ? failures + 1 : 0;
+        if (failures > 0) await pause(backoffDelay(failures, 100, 10_000), signal);
+      } catch (error) {
+        if (signal.aborted || error instanceof SessionClosedError) return;
+        failures++;
+        const delay = backoffDelay(failures, 100, 10_000);
+        this.logger.error(`Election ${this.path}: ${error instanceof Error ? error.message : String(error)}; joining again in ${delay} ms`);
+        await pause(delay, signal);
+      }
+    }
+  }
+
+  /** Leads with `entry` for as long as it can; leaves the queue when the node may still be ours. */
+  private async hold(entry: QueueEntry, signal: AbortSignal): Promise<TermEnd> {
+    const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
+      report: (tenure) => this.report(tenure),
+      takeOver: (token) => this.work.takeOver(token),
+      logger: this.logger,
+    });
+    this.term = term;
+    const onAbort = () => term.end('resigned', true);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort(); // resigned between the grant and now
+    try {
+      term.start();
+      this.tracker.joinedAtHead();
+      const end = await term.ended;
+      this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);
+      if (end.nodeMayExist) {
+        if (!(await this.work.drain(this.options.drainTimeoutMs ?? 10_000))) {
+          this.logger.warn(`Leader sections of ${this.path} still running after the drain timeout; handing over anyway`);
+        }
+        await this.leave(entry);
+      }
+      return end;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (this.term === term) this.term = undefined;
+    }
+  }
+
+  private report(tenure: LeaderTenure | undefined): void {
+    this.tenure = tenure;
+    const leading = tenure !== undefined;
+    if (this.leading.value === leading || this.leading.closed) return;
+    this.logger.log(`${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`);
+    this.leading.next(leading);
+  }
+
+  /**
+   * Deletes our node. Connected: one round trip, worth waiting for. If the connection is down (or
+   * drops meanwhile) it finishes in the background, or the node dies with the session: resigning
+   * must not hang on a dead connection, and we already report false.
+   */
+  private async leave(entry: QueueEntry): Promise<void> {
+    const left = this.queue.leave(entry.path, entry.sessionId);
+    left.catch((error: unknown) => this.logger.warn(`Could not delete ${entry.path}: ${String(error)}`));
+    let subscription: { unsubscribe(): void } | undefined;
+    const dropped = new Promise<void>((resolve) => {
+      subscription = this.session.state$.subscribe((change) => {
+        if (!isConnectedState(change.state)) resolve();
+      });
+    });
+    try {
+      await Promise.race([left.catch(() => undefined), dropped]);
+    } finally {
+      subscription?.unsubscribe();
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { BehaviorSubject, distinctUntilChanged, filter, Observable, type Subscription } from 'rxjs';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { isConnectedState } from '../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { sortQueue } from './queue-node.js';
+
+/**
+ * `leader$`: the identity stored in the node at the head of an election queue (the leader, or the
+ * participant about to lead once its recovery is done), or null when the queue is empty.
+ *
+ * Watch strategy: a data watch on the head node only, and only while someone subscribes. A
+ * change of leader costs each subscribed process one notification and two requests
+ * (`getChildren`, `getData` with a new watch); participants joining or leaving behind the head
+ * cost nothing. There is no child watch (the facade has none), so a process that does not
+ * participate itself learns that an empty election got a participant only on its next local
+ * event (it joins, or a new subscription starts); a participant always sees a non-empty queue.
+ */
+export class LeaderTracker {
+  readonly leader$: Observable<string | null>;
+  /** undefined: not known (nobody subscribed, or the first look is in flight). */
+  private readonly current = new BehaviorSubject<string | null | undefined>(undefined);
+  private observers = 0;
+  private generation = 0;
+  private stateSubscription: Subscription | undefined;
+
+  constructor(
+    private readonly session: ZkSessionClient,
+    private readonly dir: string,
+    private readonly logger: { warn(message: string): void },
+  ) {
+    this.leader$ = new Observable<string | null>((subscriber) => {
+      const inner = this.current
+        .pipe(
+          filter((value): value is string | null => value !== undefined),
+          distinctUntilChanged(),
+        )
+        .subscribe(subscriber);
+      if (!this.current.closed && ++this.observers === 1) this.start();
+      return () => {
+        inner.unsubscribe();
+        if (!this.current.closed && --this.observers === 0) this.stop();
+      };
+    });
+  }
+
+  /** Looks at the queue again. No-op without subscribers. */
+  refresh(): void {
+    if (this.observers > 0) void this.look(++this.generation);
+  }
+
+  /**
+   * This process got to the head of the queue. Watching the previous head already told us, unless
+   * there was none to watch (the queue was empty when we last looked): only then look again.
+   */
+  joinedAtHead(): void {
+    if (this.current.value === null) this.refresh();
+  }
+
+  close(): void {
+    this.stop();
+    this.current.complete();
+  }
+
+  private start(): void {
+    // A new session lost our watch; a reconnected one kept it, but deletions may have happened.
+    this.stateSubscription = this.session.state$.subscribe((change) => {
+      if (isConnectedState(change.state)) this.refresh();
+    });
+  }
+
+  private stop(): void {
+    this.generation++;
+    this.stateSubscription?.unsubscribe();
+    this.stateSubscription = undefined;
+    if (!this.current.closed) this.current.next(undefined);
+  }
+
+  private async look(generation: number): Promise<void> {
+    try {
+      // The head may leave between the listing and the read: then list again (each round is progress).
+      while (generation === this.generation && isConnectedState(this.session.state)) {
+        const head = await this.head();
+        if (generation !== this.generation) return;
+        if (head === undefined) return this.current.next(null);
+        try {
+          const { data } = await this.session.getData(`${this.dir}/${head}`, (event) => {
+            if (generation === this.generation && event.type !== 'notwatching') this.refresh();
+          });
+          if (generation === this.generation) this.current.next(data.toString('utf8'));
+          return;
+        } catch (error) {
+          if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+        }
+      }
+    } catch (error) {
+      // Connection trouble: the next connected state refreshes.
+      if (generation !== this.generation || (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone))) return;
+      this.logger.warn(`Could not read the leader of ${this.dir}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Name of the head node, or undefined when the queue (or its directory) is empty. */
+  private async head(): Promise<string | undefined> {
+    try {
+      const { children } = await this.session.getChildren(this.dir);
+      return sortQueue(children, 'n')[0]?.name;
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'NONODE')) return undefined;
+      throw error;
+    }
+  }
+}

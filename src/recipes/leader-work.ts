@@ -1,0 +1,198 @@
+import { LeadershipLostError } from '../errors/leadership-lost.error.js';
+import { LockLostError } from '../errors/lock-lost.error.js';
+import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import type { GuardedSection, InterruptedSection, ReadyState, RecoveryHandler } from './ready-state.js';
+
+/** What a leader section knows of the leadership it runs under. */
+export interface LeaderTenure {
+  /** The leader's fencing token (its queue listing's `pzxid`): strictly increases over leaders. */
+  readonly token: bigint;
+  /** Aborts as soon as this process stops reporting leadership. */
+  readonly signal: AbortSignal;
+}
+
+export interface LeaderWorkLogger {
+  warn(message: string): void;
+}
+
+/** One guarded section of leader work, as `runAsLeader` callbacks receive it. */
+export class LeaderSection {
+  constructor(
+    private readonly tenure: LeaderTenure,
+    private readonly section: GuardedSection,
+    private readonly electionPath: string,
+  ) {}
+
+  /** The leader's fencing token: hand it to the storage you write to, which refuses older tokens. */
+  get token(): bigint {
+    return this.tenure.token;
+  }
+
+  /** Aborts (with `LeadershipLostError`) when this process stops reporting leadership: stop the work. */
+  get signal(): AbortSignal {
+    return this.tenure.signal;
+  }
+
+  /** Records progress (any JSON value); the next leader's recovery handler receives the last one if we die. */
+  async checkpoint(progress: unknown): Promise<void> {
+    if (this.tenure.signal.aborted) throw this.tenure.signal.reason;
+    await fenced(this.electionPath, () => this.section.checkpoint(progress));
+  }
+}
+
+/**
+ * The leader's side of the election's ready znode (DESIGN §5): repair and fence on take-over,
+ * then run leader work as guarded sections.
+ *
+ * All sections of one leadership share its token, so they run one at a time: two concurrent
+ * sections would each write the one ready record and fail each other's versioned writes.
+ */
+export class LeaderWork {
+  private handler: RecoveryHandler | undefined;
+  private tail: Promise<void> = Promise.resolve();
+  private readonly running = new Set<Promise<unknown>>();
+  /** Token of our own leadership under which a section failed and left the state dirty. */
+  private interruptedToken: bigint | undefined;
+
+  constructor(
+    private readonly ready: ReadyState,
+    private readonly electionPath: string,
+    private readonly identity: string,
+    private readonly logger: LeaderWorkLogger,
+  ) {}
+
+  get hasRecoveryHandler(): boolean {
+    return this.handler !== undefined;
+  }
+
+  /** Sets the one recovery handler; returns a function that removes it. */
+  setRecoveryHandler(handler: RecoveryHandler): () => void {
+    this.handler = handler;
+    return () => {
+      if (this.handler === handler) this.handler = undefined;
+    };
+  }
+
+  /**
+   * Before a new leader reports leadership: if the predecessor left the state dirty, runs the
+   * recovery handler (rejecting with `RecoveryFailedError` if it throws: the state stays dirty),
+   * then writes our token into the record with a versioned write. That write marks the repair done
+   * (it runs once) and fences every earlier leader: a stale leader's pending section write now
+   * fails with BADVERSION, and its next section entry sees a newer token. 1 read (+1 write).
+   */
+  takeOver(token: bigint): Promise<InterruptedSection | undefined> {
+    return this.claim(token, false);
+  }
+
+  /** Runs `fn` as a guarded section under `tenure`, after any earlier section of this process. Undefined if the tenure ended first. */
+  run<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    const job = previous.then(async () => {
+      try {
+        if (tenure.signal.aborted) return undefined; // leadership ended while waiting in line
+        return await this.runSection(tenure, fn);
+      } finally {
+        release();
+      }
+    });
+    this.running.add(job);
+    void job.then(
+      () => this.running.delete(job),
+      () => this.running.delete(job),
+    );
+    return job;
+  }
+
+  /** Waits (at most `timeoutMs`) for running sections, which the tenure signal has told to stop. True when none is left. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    if (this.running.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.allSettled([...this.running]), timedOut]);
+    clearTimeout(timer);
+    return this.running.size === 0;
+  }
+
+  private async runSection<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => T | Promise<T>): Promise<T> {
+    const owner = { token: tenure.token, holder: this.identity };
+    try {
+      // A section of ours failed earlier in this leadership: repair it before new work.
+      if (this.interruptedToken === tenure.token) await this.claim(tenure.token, true);
+      this.interruptedToken = undefined;
+      const section = await fenced(this.electionPath, () => this.ready.enter(owner, undefined));
+      const value = await fn(new LeaderSection(tenure, section, this.electionPath));
+      // Finished, but if leadership ended meanwhile the work may have overlapped the next leader's:
+      // say so, and leave the state dirty for whoever leads next.
+      if (tenure.signal.aborted) throw new LeadershipLostError(this.electionPath, 'leadership ended while the section ran');
+      await fenced(this.electionPath, () => section.complete());
+      return value;
+    } catch (error) {
+      this.interruptedToken = tenure.token;
+      throw error;
+    }
+  }
+
+  /**
+   * Reads the ready record and, unless it is already ours and clean, repairs (when dirty) and
+   * writes `ready` under our token. `force`: our own token's dirty state counts as interrupted.
+   */
+  private async claim(token: bigint, force: boolean): Promise<InterruptedSection | undefined> {
+    const mine = token.toString();
+    let recovered: InterruptedSection | undefined;
+    for (;;) {
+      const current = await this.ready.read();
+      if (!current) return recovered; // no guarded section ever ran in this election
+      const { record, version } = current;
+      if (BigInt(record.token) > token) {
+        throw new LeadershipLostError(this.electionPath, `a newer leader (token ${record.token}) owns the ready state`);
+      }
+      const interrupted = record.state === 'dirty' && (record.token !== mine || force);
+      if (!interrupted && record.token === mine) return recovered;
+      if (interrupted && (recovered?.token.toString() !== record.token || recovered.since !== record.since)) {
+        const section: InterruptedSection = {
+          holder: record.holder,
+          token: BigInt(record.token),
+          since: record.since,
+          checkpoint: record.checkpoint,
+        };
+        await this.recover(section);
+        recovered = section;
+      }
+      try {
+        await this.ready.write({ v: 1, state: 'ready', token: mine, holder: this.identity, since: Date.now() }, version);
+        return recovered;
+      } catch (error) {
+        // Someone wrote since our read (a stale leader finishing or checkpointing): look again.
+        if (!ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) throw error;
+      }
+    }
+  }
+
+  private async recover(section: InterruptedSection): Promise<void> {
+    const handler = this.handler;
+    if (!handler) {
+      this.logger.warn(
+        `Leader ${section.holder} (token ${section.token}) was interrupted mid-work in ${this.electionPath} and no recovery handler is registered: marking it repaired`,
+      );
+      return;
+    }
+    try {
+      await handler(section);
+    } catch (error) {
+      throw new RecoveryFailedError(this.ready.path, error);
+    }
+  }
+}
+
+/** Runs a ready-state step; a lost versioned write means leadership, not a lock, was lost. */
+async function fenced<T>(electionPath: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof LockLostError) throw new LeadershipLostError(electionPath, error.reason);
+    throw error;
+  }
+}

@@ -1,0 +1,203 @@
+import type { Subscription } from 'rxjs';
+import { LeadershipLostError } from '../errors/leadership-lost.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { safetyMarginMs } from '../zookeeper/session-loss-clock.js';
+import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
+import type { WatchEvent } from '../zookeeper/types.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { backoffDelay, pause } from './backoff.js';
+import type { QueueEntry } from './fair-queue.js';
+import type { LeaderTenure } from './leader-work.js';
+import { StallDetector } from './stall-detector.js';
+
+/** When a disconnected leader stops reporting leadership (see `LeaderElection`). */
+export type LeaderSuspendPolicy = 'immediate' | 'deadline';
+
+export interface TermEnd {
+  readonly reason: string;
+  /** The queue node may still exist and be ours: delete it before joining again. */
+  readonly nodeMayExist: boolean;
+}
+
+export interface TermHooks {
+  /** Called on every change of what this term reports. */
+  report(tenure: LeaderTenure | undefined): void;
+  /** Repairs and fences the ready state before the first report of leadership; may throw. */
+  takeOver(token: bigint): Promise<unknown>;
+  logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
+}
+
+type Phase = 'checking' | 'leading' | 'doubt' | 'ended';
+
+/**
+ * One queue node's time at the head of the election queue, from the listing that showed it first
+ * in line until the node is gone or given up. It reports leadership only while nothing casts
+ * doubt on it, with an explicit switch over the session states (`onState`):
+ *
+ * - Before the first report, and after every reconnection or stall, one `getData` on our node
+ *   checks that it exists and that its `ephemeralOwner` is our session, and leaves a watch that
+ *   ends the term if the node is deleted.
+ * - Before the first report, the ready state is taken over (recovery); while that fails it is
+ *   retried with back-off (100 ms doubling to 5 s), never reporting leadership meanwhile.
+ * - `suspended` ends reporting at once (policy `immediate`) or not before `lost` (`deadline`);
+ *   `expired`, a replaced or closed session, or our node's deletion end the term.
+ */
+export class LeadershipTerm {
+  readonly ended: Promise<TermEnd>;
+  private resolveEnded!: (end: TermEnd) => void;
+  private phase: Phase = 'checking';
+  private attempt = new AbortController();
+  private tenure: AbortController | undefined;
+  private tookOver = false;
+  /** The take-over in flight: a new check joins it rather than running recovery a second time. */
+  private takingOver: Promise<void> | undefined;
+  private subscription: Subscription | undefined;
+  private readonly stall: StallDetector;
+
+  constructor(
+    private readonly session: ZkSessionClient,
+    readonly entry: QueueEntry,
+    private readonly policy: LeaderSuspendPolicy,
+    private readonly hooks: TermHooks,
+  ) {
+    this.ended = new Promise<TermEnd>((resolve) => (this.resolveEnded = resolve));
+    this.stall = new StallDetector(
+      () => session.sessionTimeoutMs / 3 - safetyMarginMs(session.sessionTimeoutMs),
+      () => this.onStall(),
+    );
+  }
+
+  /** Reporting leadership, and this process has not been stalled past the point of doubt. */
+  get isLeading(): boolean {
+    return this.phase === 'leading' && !this.stall.isStalled();
+  }
+
+  start(): void {
+    // state$ replays the current state first: it starts the first check (or waits for one).
+    this.subscription = this.session.state$.subscribe((change) => this.onState(change));
+    if (this.phase === 'ended') this.subscription.unsubscribe(); // ended by the replayed state
+  }
+
+  /** Ends the term from outside (resign); the node may still be ours. */
+  end(reason: string, nodeMayExist: boolean): void {
+    if (this.phase === 'ended') return;
+    this.attempt.abort();
+    this.stall.stop();
+    this.subscription?.unsubscribe();
+    this.phase = 'ended';
+    this.stopReporting();
+    this.resolveEnded({ reason, nodeMayExist });
+  }
+
+  private onState(change: SessionStateChange): void {
+    switch (change.state) {
+      case 'connected':
+      case 'reconnected':
+        if (change.sessionId !== this.entry.sessionId) return this.end('the session was replaced', false);
+        return void this.check();
+      case 'suspended':
+        // Disconnected, session maybe alive: nobody else can lead before it expires, but we may not
+        // hear of that in time. `deadline` keeps leading until the loss clock says `lost`.
+        if (this.policy === 'immediate') this.doubt('disconnected from ZooKeeper');
+        return;
+      case 'lost':
+        return this.doubt('the session may have expired');
+      case 'expired':
+        return this.end('the session expired', false);
+      case 'closed':
+        return this.end('the session was closed', false);
+      case 'connecting':
+        return;
+    }
+  }
+
+  /** The loop did not run for so long that the session may be gone: stop, then ask the server. */
+  private onStall(): void {
+    if (this.phase !== 'leading') return;
+    this.doubt('this process was stalled');
+    if (isConnectedState(this.session.state)) void this.check();
+  }
+
+  private doubt(reason: string): void {
+    if (this.phase === 'ended') return;
+    this.attempt.abort();
+    this.stall.stop();
+    if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
+    this.phase = 'doubt';
+    this.stopReporting();
+  }
+
+  /** Verifies our node (and takes over the ready state once), then reports leadership. */
+  private async check(): Promise<void> {
+    if (this.phase === 'ended') return;
+    this.attempt.abort();
+    const attempt = (this.attempt = new AbortController()).signal;
+    if (this.phase !== 'leading') this.phase = 'checking';
+    for (let failures = 0; ; ) {
+      try {
+        // getData, not exists: the stat carries ephemeralOwner, and on a deleted node no watch is left.
+        const { stat } = await this.session.getData(this.entry.path, (event) => this.onNodeEvent(event));
+        if (attempt.aborted) return;
+        if (stat.ephemeralOwner !== this.entry.sessionId) return this.end('our queue node belongs to another session', false);
+        if (!this.tookOver) {
+          this.takingOver ??= this.hooks
+            .takeOver(this.entry.token)
+            .then(() => void (this.tookOver = true))
+            .finally(() => (this.takingOver = undefined));
+          await this.takingOver;
+          if (attempt.aborted) return;
+        }
+        // A state change that landed meanwhile has aborted `attempt`; this is the last check.
+        if (!isConnectedState(this.session.state) || this.session.sessionId !== this.entry.sessionId) return;
+        return this.lead();
+      } catch (error) {
+        if (attempt.aborted) return; // superseded, or the term ended
+        if (ZooKeeperError.is(error, 'NONODE')) return this.end('our queue node is gone', false);
+        if (error instanceof SessionClosedError) return this.end('the session was closed', false);
+        if (error instanceof LeadershipLostError) return this.end(error.message, true);
+        if (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone)) {
+          // Disconnected or gone: the next state event calls us again. Still connected: look again shortly.
+          if (!isConnectedState(this.session.state) || !(await pause(100, attempt))) return;
+          continue;
+        }
+        // Recovery failed (or the ready state is unreadable): retry in place, leadership unreported.
+        failures++;
+        const delay = backoffDelay(failures);
+        this.hooks.logger.error(`Taking over leadership of ${this.entry.dir} failed (attempt ${failures}), retrying in ${delay} ms: ${describe(error)}`);
+        if (!(await pause(delay, attempt))) return;
+      }
+    }
+  }
+
+  private lead(): void {
+    if (this.phase === 'leading') return; // confirmed while still leading (policy `deadline`)
+    this.phase = 'leading';
+    this.stall.start();
+    this.tenure = new AbortController();
+    this.hooks.report({ token: this.entry.token, signal: this.tenure.signal });
+  }
+
+  private stopReporting(): void {
+    const tenure = this.tenure;
+    if (!tenure) return;
+    this.tenure = undefined;
+    tenure.abort(new LeadershipLostError(this.entry.dir, 'this process no longer reports leadership'));
+    this.hooks.report(undefined);
+  }
+
+  private onNodeEvent(event: WatchEvent): void {
+    if (this.phase === 'ended') return;
+    if (event.type === 'deleted') return this.end('our queue node was deleted', false);
+    // Data changed (by hand): the one-shot watch is spent, so set it again.
+    if (event.type === 'changed') {
+      this.session.getData(this.entry.path, (next) => this.onNodeEvent(next)).catch((error: unknown) => {
+        if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
+      });
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

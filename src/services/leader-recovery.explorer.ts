@@ -1,0 +1,48 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { LEADER_ONLY_METADATA, type LeaderOnlyMetadata } from '../decorators/leader-only.decorator.js';
+import { ON_LEADER_RECOVERY_METADATA, type OnLeaderRecoveryMetadata } from '../decorators/on-leader-recovery.decorator.js';
+import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
+import type { InterruptedSection } from '../recipes/ready-state.js';
+import { LeaderService } from './leader.service.js';
+
+/**
+ * Finds, at module init (before any election joins on bootstrap), the methods decorated with
+ * `@OnLeaderRecovery` and registers them as their election's recovery handler, and creates the
+ * elections that `@LeaderOnly` methods name, so that they join on bootstrap too.
+ */
+@Injectable()
+export class LeaderRecoveryExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly leaderService: LeaderService,
+  ) {}
+
+  onModuleInit(): void {
+    const registered = new Map<string, string>();
+    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      // Request-scoped providers have no instance to call at recovery time.
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const prototype = Object.getPrototypeOf(instance) as object | null;
+      if (!prototype) continue;
+      for (const name of this.scanner.getAllMethodNames(prototype)) {
+        const method = instance[name];
+        if (typeof method !== 'function') continue;
+        const leaderOnly = Reflect.getMetadata(LEADER_ONLY_METADATA, method) as LeaderOnlyMetadata | undefined;
+        if (leaderOnly) this.leaderService.election(leaderOnly.election);
+        const recovery = Reflect.getMetadata(ON_LEADER_RECOVERY_METADATA, method) as OnLeaderRecoveryMetadata | undefined;
+        if (!recovery) continue;
+        const election = this.leaderService.election(recovery.election);
+        const where = `${instance.constructor.name}.${name}`;
+        const previous = registered.get(election.name);
+        if (previous !== undefined || election.hasRecoveryHandler) {
+          throw new DecoratorMisuseError('OnLeaderRecovery', where, `election "${election.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
+        }
+        registered.set(election.name, where);
+        election.onRecovery((interrupted: InterruptedSection) => (method as (i: InterruptedSection) => unknown).call(instance, interrupted));
+      }
+    }
+  }
+}

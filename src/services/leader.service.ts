@@ -1,0 +1,116 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import { ElectionClosedError } from '../errors/election-closed.error.js';
+import { LeaderElection } from '../recipes/leader-election.js';
+import type { LeaderSection } from '../recipes/leader-work.js';
+import type { RecoveryHandler } from '../recipes/ready-state.js';
+import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
+import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import { ZkSession } from '../zookeeper/zk-session.js';
+
+/**
+ * Leader election for Nest. The default election (`election.name` of the module options,
+ * `default` unless set) is reachable directly on this service; `election(name)` gives others,
+ * each its own queue in `<root>/elections/<name>`, with the same members.
+ *
+ * Lifecycle: every election known at bootstrap (the default one when `election` is configured, those named by `@LeaderOnly` /
+ * `@OnLeaderRecovery`, those asked for in constructors or `onModuleInit`) joins on
+ * `onApplicationBootstrap`, later ones as soon as they are asked for (unless `joinOnBootstrap` is
+ * false: then each joins on `join()`). On shutdown each election stops reporting leadership, gives
+ * its running leader sections `drainTimeoutMs` to stop, and deletes its node, so the next process
+ * leads at once; `isLeader$` completes; the module closes the session after that.
+ *
+ * Recovery: `onRecovery(handler)` here or on `election(name)`, or a provider method decorated with
+ * `@OnLeaderRecovery(name?)`, runs before a new leader reports leadership when the previous leader
+ * died mid-section. See `LeaderElection` for the safety and failure semantics.
+ */
+@Injectable()
+export class LeaderService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('ZkLock');
+  private readonly elections = new Map<string, LeaderElection>();
+  private bootstrapped = false;
+  private shutDown = false;
+
+  constructor(
+    private readonly session: ZkSession,
+    @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
+  ) {}
+
+  /** The election `name` (default: the module's default election), created on first use. */
+  election(name: string = this.options.election.name): LeaderElection {
+    const existing = this.elections.get(name);
+    if (existing) return existing;
+    if (this.shutDown) throw new ElectionClosedError(name);
+    const election = new LeaderElection(this.session, {
+      root: this.options.root,
+      name,
+      identity: this.options.identity,
+      suspendPolicy: this.options.election.suspendPolicy,
+      drainTimeoutMs: this.options.drainTimeoutMs,
+      logger: this.logger,
+    });
+    this.elections.set(name, election);
+    if (this.bootstrapped && this.options.election.joinOnBootstrap) election.join();
+    return election;
+  }
+
+  /** Default election: whether this process leads (replays, distinct, completes on shutdown). */
+  get isLeader$(): Observable<boolean> {
+    return this.election().isLeader$;
+  }
+
+  /** Default election: leads right now (also false at once after a stall of this process). */
+  get isLeader(): boolean {
+    return this.election().isLeader;
+  }
+
+  /** Default election: identity of the current leader, or null. */
+  get leader$(): Observable<string | null> {
+    return this.election().leader$;
+  }
+
+  /** Default election: identities of all participants, leader first. */
+  participants(): Promise<string[]> {
+    return this.election().participants();
+  }
+
+  /** Default election: join (again) at the back of the queue. */
+  join(): void {
+    this.election().join();
+  }
+
+  /** Default election: stop leading and leave the queue, handing leadership over at once. */
+  resign(): Promise<void> {
+    return this.election().resign();
+  }
+
+  /** Default election: the recovery handler (one per election). */
+  onRecovery(handler: RecoveryHandler): () => void {
+    return this.election().onRecovery(handler);
+  }
+
+  /** Default election: runs `fn` as a guarded leader section if this process leads, else undefined. */
+  runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+    return this.election().runAsLeader(fn);
+  }
+
+  onApplicationBootstrap(): void {
+    this.bootstrapped = true;
+    // A configured default election takes part from the start; otherwise only elections that
+    // something asked for (decorators found at init, code that called election()) join.
+    if (this.options.electionConfigured) this.election();
+    if (!this.options.election.joinOnBootstrap) return;
+    for (const election of this.elections.values()) election.join();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.shutDown = true;
+    await Promise.all([...this.elections.values()].map((election) => election.close()));
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * In-process helpers for the election tests: supervised sessions that are always closed,
+ * elections that are always closed, a recorder of `isLeader$` values on one global sequence, and
+ * a way to make the server expire a session now. Every wait is bounded.
+ */
+import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/leader-election.js';
+import type { ZkSessionClient } from '../../src/zookeeper/zk-session-client.js';
+import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { waitFor, withTimeout } from '../support/wait.js';
+
+/** One sequence for every recorded value of a test: "A's false came before B's true" is a comparison of numbers. */
+let sequence = 0;
+
+export interface Recorded<T> {
+  readonly value: T;
+  readonly seq: number;
+}
+
+/** Records every value of an observable-like source (and whether it completed). */
+export class Recorder<T> {
+  readonly values: Recorded<T>[] = [];
+  completed = false;
+  private readonly subscription: { unsubscribe(): void };
+
+  constructor(source: { subscribe(observer: { next(value: T): void; complete(): void }): { unsubscribe(): void } }) {
+    this.subscription = source.subscribe({
+      next: (value) => this.values.push({ value, seq: ++sequence }),
+      complete: () => (this.completed = true),
+    });
+  }
+
+  get last(): T | undefined {
+    return this.values.at(-1)?.value;
+  }
+
+  /** Waits for a value equal to `value` recorded after `afterSeq`; returns its record. */
+  async next(value: T, afterSeq = 0, timeoutMs = 10_000): Promise<Recorded<T>> {
+    return waitFor(() => this.values.find((r) => r.seq > afterSeq && r.value === value), {
+      timeoutMs,
+      intervalMs: 5,
+      message: `value ${String(value)} after #${afterSeq} (seen ${this.values.map((r) => `${String(r.value)}#${r.seq}`).join(' ')})`,
+    });
+  }
+
+  stop(): void {
+    this.subscription.unsubscribe();
+  }
+}
+
+export const currentSeq = (): number => sequence;
+
+/** Sessions and elections of one test; `dispose()` closes them all. */
+export class Kit {
+  private readonly sessions: ZkSession[] = [];
+  private readonly elections: LeaderElection[] = [];
+
+  constructor(
+    readonly connect: string,
+    readonly root: string,
+  ) {}
+
+  async session(connectString = this.connect, sessionTimeoutMs = 2000): Promise<ZkSession> {
+    const session = new ZkSession({ connectString, sessionTimeoutMs, connectTimeoutMs: 10_000 });
+    this.sessions.push(session);
+    await session.connect();
+    return session;
+  }
+
+  election(session: ZkSessionClient, identity: string, overrides: Partial<LeaderElectionOptions> = {}): LeaderElection {
+    const logger = process.env.ELECTION_DEBUG ? debugLogger(identity) : undefined;
+    const election = new LeaderElection(session, { root: this.root, name: 'e', identity, drainTimeoutMs: 1000, logger, ...overrides });
+    this.elections.push(election);
+    return election;
+  }
+
+  async dispose(): Promise<void> {
+    const closed = await Promise.allSettled(this.elections.map((election) => withTimeout(election.close(), 5000, 'election close')));
+    for (const session of this.sessions) session.close();
+    const failed = closed.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+}
+
+/** ELECTION_DEBUG=1 shows what each election logs (stderr), for diagnosing a failure. */
+function debugLogger(identity: string): LeaderElectionLogger {
+  const write = (level: string) => (message: string) => process.stderr.write(`[${identity}] ${level}${message}\n`);
+  return { log: write(''), warn: write('WARN '), error: write('ERROR ') };
+}
+
+/**
+ * Makes the server expire `session` now, as if it had timed out: a second handle resumes it with
+ * its id and password (taking it over from the original connection) and closes it. The original
+ * client may win the session back by reconnecting before the close lands; then it tries again,
+ * until the session reports `expired` (bounded).
+ */
+export async function expireSession(connectString: string, session: ZkSession): Promise<void> {
+  let expired = false;
+  const subscription = session.state$.subscribe((change) => {
+    if (change.state === 'expired') expired = true;
+  });
+  try {
+    for (let attempt = 1; !expired; attempt++) {
+      if (attempt > 5) throw new Error(`session 0x${session.sessionId} did not expire after 5 attempts`);
+      await session.waitForConnection();
+      await closeFromElsewhere(connectString, session);
+      await waitFor(() => expired, { timeoutMs: 2000, intervalMs: 10 }).catch(() => undefined);
+    }
+  } finally {
+    subscription.unsubscribe();
+  }
+}
+
+async function closeFromElsewhere(connectString: string, session: ZkSession): Promise<void> {
+  const resume = { id: session.sessionId!, password: session.sessionPassword! };
+  let connected!: () => void;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  const events = { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined };
+  const zombie = new ZooKeeperClient({ connectString, sessionTimeoutMs: session.sessionTimeoutMs }, events, resume);
+  try {
+    await withTimeout(ready, 10_000, `could not resume session 0x${resume.id} to expire it`);
+  } finally {
+    zombie.close();
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The election recipe in one process (each participant with its own ZooKeeper session, on the
+ * shared server): isLeader$ semantics, resign/join, named elections, leader$, connection states
+ * (through a TcpProxy), expiry. Requests are counted with FaultySession (a wrapper over a real
+ * session), never mocked.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { ElectionClosedError } from '../../src/errors/election-closed.error.js';
+import { sortQueue } from '../../src/recipes/queue-node.js';
+import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
+import { FaultySession } from '../support/faulty-session.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { waitFor } from '../support/wait.js';
+import { sharedConnect, testRoot } from './election-cluster.js';
+import { currentSeq, expireSession, Kit, Recorder } from './election-kit.js';
+
+let kit: Kit | undefined;
+let proxy: TcpProxy | undefined;
+afterEach(async () => {
+  await kit?.dispose();
+  await proxy?.close();
+  kit = proxy = undefined;
+});
+
+const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+
+async function startProxy(): Promise<TcpProxy> {
+  const [host, port] = sharedConnect().split(',')[0]!.split(':');
+  return (proxy = await TcpProxy.start(host!, Number(port)));
+}
+
+/** The queue node names of election `e`, in queue order. */
+async function queueNodes(k: Kit): Promise<string[]> {
+  const admin = await k.session();
+  const { children } = await admin.getChildren(`${k.root}/elections/e`);
+  return sortQueue(children, 'n').map((node) => `${k.root}/elections/e/${node.name}`);
+}
+
+describe('LeaderElection', () => {
+  it('isLeader$ replays the current value, emits only on change, and completes on close', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const early = new Recorder(a.isLeader$);
+    assert.deepEqual(early.values.map((r) => r.value), [false], 'replays false before joining');
+    a.join();
+    a.join(); // no-op while participating
+    await early.next(true);
+    const late = new Recorder(a.isLeader$);
+    assert.deepEqual(late.values.map((r) => r.value), [true], 'a late subscriber gets the current value at once');
+    assert.equal(a.isLeader, true);
+
+    await a.resign();
+    assert.equal(a.isLeader, false);
+    a.join();
+    await early.next(true, early.values.at(-1)!.seq);
+    await a.close();
+    assert.deepEqual(early.values.map((r) => r.value), [false, true, false, true, false]);
+    assert.equal(early.completed, true, 'completes on close');
+    assert.equal(late.completed, true);
+    assert.throws(() => a.join(), ElectionClosedError);
+  });
+
+  it('resign() hands over to the next in line at once; join() queues up again at the back', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const b = k.election(await k.session(), 'B');
+    const c = k.election(await k.session(), 'C');
+    const [ra, rb] = [new Recorder(a.isLeader$), new Recorder(b.isLeader$)];
+    a.join();
+    await ra.next(true);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    c.join();
+    await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: 5000 });
+    assert.deepEqual(await c.participants(), ['A', 'B', 'C']);
+
+    const resigned = currentSeq();
+    await a.resign();
+    const bTrue = await rb.next(true, resigned);
+    const aFalse = ra.values.find((r) => r.seq > resigned && r.value === false)!;
+    assert.ok(aFalse.seq < bTrue.seq, 'A reported false before B reported true');
+    assert.deepEqual(await c.participants(), ['B', 'C']);
+    a.join();
+    await waitFor(async () => JSON.stringify(await c.participants()) === JSON.stringify(['B', 'C', 'A']), { timeoutMs: 5000, message: 'A at the back' });
+    assert.equal(a.isLeader, false);
+  });
+
+  it('keeps several named elections per process apart', async () => {
+    const k = newKit();
+    const [s1, s2] = [await k.session(), await k.session()];
+    const reports1 = k.election(s1, 'P1', { name: 'reports' });
+    const billing1 = k.election(s1, 'P1', { name: 'billing' });
+    const reports2 = k.election(s2, 'P2', { name: 'reports' });
+    const billing2 = k.election(s2, 'P2', { name: 'billing' });
+    reports1.join();
+    await new Recorder(reports1.isLeader$).next(true);
+    billing2.join();
+    await new Recorder(billing2.isLeader$).next(true);
+    reports2.join();
+    billing1.join();
+    await waitFor(async () => (await reports1.participants()).length === 2 && (await billing1.participants()).length === 2, { timeoutMs: 5000 });
+    assert.deepEqual([reports1.isLeader, billing1.isLeader, reports2.isLeader, billing2.isLeader], [true, false, false, true]);
+    assert.notEqual(reports1.path, billing1.path);
+
+    await reports1.resign();
+    await new Recorder(reports2.isLeader$).next(true);
+    assert.equal(billing2.isLeader, true, 'the other election is not affected');
+    assert.equal(billing1.isLeader, false);
+  });
+
+  it('leader$ follows the head of the queue; a change of leader costs an observer 2 requests, a follower joining behind costs nothing', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const observed = new FaultySession(await k.session());
+    const b = k.election(observed, 'B');
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    const leaders = new Recorder(b.leader$);
+    await leaders.next('A');
+    const c = k.election(await k.session(), 'C');
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const before = observed.sent.length;
+    c.join();
+    await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: 5000 });
+    assert.equal(observed.sent.length, before, 'B sent nothing when C queued behind it');
+
+    const resigned = observed.sent.length;
+    await a.resign();
+    await leaders.next('B');
+    await waitFor(() => observed.count('getData', resigned) >= 1, { timeoutMs: 2000 });
+    // B's own leadership path also reads (its node, the ready state); count leader$'s share only.
+    const listings = observed.sent.slice(resigned).filter((r) => r.op === 'getChildren');
+    assert.equal(listings.length, 2, `one listing by the queue, one by leader$ (${observed.sent.slice(resigned).map((r) => r.op).join(' ')})`);
+    assert.deepEqual(leaders.values.map((r) => r.value), ['A', 'B']);
+    await b.resign();
+    await leaders.next('C');
+  });
+
+  it('reports false as soon as the connection is suspended (policy immediate), and true again after reconnection only once its node is confirmed ours', async () => {
+    const k = newKit();
+    const p = await startProxy();
+    // 4 s: the cut is healed well before the server could expire the session.
+    const session = new FaultySession(await k.session(p.connectString, 4000));
+    const a = k.election(session, 'A');
+    const leading = new Recorder(a.isLeader$);
+    const states = new Recorder<SessionStateChange>(session.state$);
+    a.join();
+    await leading.next(true);
+    const [node] = await queueNodes(k);
+
+    const cutAt = currentSeq();
+    p.cut();
+    const suspended = await waitFor(() => states.values.find((r) => r.seq > cutAt && r.value.state === 'suspended'), { timeoutMs: 6000 });
+    const lostLeadership = await leading.next(false, cutAt);
+    assert.ok(lostLeadership.seq === suspended.seq + 1, 'false right at the suspension');
+    assert.equal(a.isLeader, false);
+
+    const sentBefore = session.sent.length;
+    p.restore();
+    const reconnected = await waitFor(() => states.values.find((r) => r.seq > cutAt && r.value.state === 'reconnected'), { timeoutMs: 6000 });
+    const again = await leading.next(true, reconnected.seq);
+    const checks = session.sent.slice(sentBefore).filter((r) => r.op === 'getData' && r.path === node);
+    assert.equal(checks.length, 1, 'one read of our own node (exists + ephemeralOwner + watch) before reporting true');
+    assert.ok(again.seq > reconnected.seq);
+    assert.deepEqual(await queueNodes(k), [node], 'same node, same place: the session survived');
+  });
+
+  it('after reconnection, joins again instead of leading when its node is gone', async () => {
+    const k = newKit();
+    const p = await startProxy();
+    const session = await k.session(p.connectString, 4000);
+    const a = k.election(session, 'A');
+    const leading = new Recorder(a.isLeader$);
+    a.join();
+    await leading.next(true);
+    const firstToken = a.token!;
+    const [node] = await queueNodes(k);
+
+    const cutAt = currentSeq();
+    p.cut();
+    await leading.next(false, cutAt);
+    const admin = await k.session();
+    await admin.delete(node!); // deleted by hand while A cannot see it
+    p.restore();
+    await leading.next(true, cutAt);
+    const [newNode] = await queueNodes(k);
+    assert.notEqual(newNode, node, 'led again only with a new node');
+    assert.ok(a.token! > firstToken, 'with a new, larger token');
+  });
+
+  it('after its session expired, joins again with the new session at the back of the queue', async () => {
+    const k = newKit();
+    const aSession = await k.session();
+    const a = k.election(aSession, 'A');
+    const b = k.election(await k.session(), 'B');
+    const [ra, rb] = [new Recorder(a.isLeader$), new Recorder(b.isLeader$)];
+    a.join();
+    await ra.next(true);
+    b.join();
+    await waitFor(async () => (await b.participants()).length === 2, { timeoutMs: 5000 });
+    const oldSession = aSession.sessionId;
+    const states = new Recorder<SessionStateChange>(aSession.state$);
+
+    await expireSession(k.connect, aSession);
+    assert.ok(states.values.some((r) => r.value.state === 'expired'));
+    // B may lead before A hears of its expiry (the server tells A only when it reconnects), but
+    // never while A still reports leadership: A reported false when its connection was taken.
+    const bTrue = await rb.next(true);
+    const aBefore = ra.values.filter((r) => r.seq < bTrue.seq).at(-1)!;
+    assert.equal(aBefore.value, false, 'A reported false before B reported true');
+    await waitFor(async () => JSON.stringify(await b.participants()) === JSON.stringify(['B', 'A']), { timeoutMs: 10_000, message: 'A re-joined at the back' });
+    assert.notEqual(aSession.sessionId, oldSession);
+    assert.equal(a.isParticipating, true);
+    assert.equal(ra.values.filter((r) => r.seq > bTrue.seq && r.value === true).length, 0, 'A did not lead again');
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * Recovery before leadership, and leader work as guarded sections on the election's ready znode
+ * (in one process, each participant with its own session on the shared server).
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
+import type { LeaderElection } from '../../src/recipes/leader-election.js';
+import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import { FaultySession } from '../support/faulty-session.js';
+import { sleep, waitFor, withTimeout } from '../support/wait.js';
+import { sharedConnect, testRoot } from './election-cluster.js';
+import { currentSeq, expireSession, Kit, Recorder } from './election-kit.js';
+
+let kit: Kit | undefined;
+afterEach(async () => {
+  await kit?.dispose();
+  kit = undefined;
+});
+const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+
+/** A recovery handler that records each call, whether its election reported leadership meanwhile, and can fail. */
+function recordingHandler(election: LeaderElection, failures = 0) {
+  const calls: { interrupted: InterruptedSection; leading: boolean; seq: number }[] = [];
+  election.onRecovery((interrupted) => {
+    calls.push({ interrupted, leading: election.isLeader, seq: currentSeq() });
+    if (calls.length <= failures) throw new Error(`repair failed (${calls.length})`);
+  });
+  return calls;
+}
+
+async function readyRecord(k: Kit): Promise<{ state: string; token: string; holder: string }> {
+  const admin = await k.session();
+  return JSON.parse((await admin.getData(`${k.root}/elections/e/ready`)).data.toString('utf8'));
+}
+
+describe('leader recovery and guarded sections', () => {
+  it('recovers an interrupted predecessor before reporting leadership, exactly once; a failing handler is retried with back-off meanwhile', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const b = k.election(await k.session(), 'B');
+    const [ra, rb] = [new Recorder(a.isLeader$), new Recorder(b.isLeader$)];
+    a.join();
+    await ra.next(true);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const aToken = a.token!;
+    await assert.rejects(
+      a.runAsLeader(async (section) => {
+        await section.checkpoint({ done: 3 });
+        throw new Error('crashed half-way');
+      }),
+      /crashed half-way/,
+    );
+    assert.equal((await readyRecord(k)).state, 'dirty');
+
+    const bCalls = recordingHandler(b, 2);
+    const aCalls = recordingHandler(a);
+    const resigned = currentSeq();
+    await a.resign();
+    const bTrue = await rb.next(true, resigned, 10_000);
+    assert.equal(bCalls.length, 3, 'two failures, then success');
+    assert.ok(bCalls.every((call) => !call.leading && call.seq < bTrue.seq), 'never reported leadership before recovery succeeded');
+    assert.deepEqual(bCalls[2]!.interrupted, { holder: 'A', token: aToken, since: bCalls[0]!.interrupted.since, checkpoint: { done: 3 } });
+    assert.deepEqual(await readyRecord(k).then((r) => [r.state, r.token, r.holder]), ['ready', String(b.token), 'B'], 'repair recorded');
+
+    // The next leader finds it repaired.
+    a.join();
+    await waitFor(async () => (await b.participants()).length === 2, { timeoutMs: 5000 });
+    const handedBack = currentSeq();
+    await b.resign();
+    await ra.next(true, handedBack);
+    assert.equal(aCalls.length, 0);
+    assert.equal(bCalls.length, 3);
+  });
+
+  it("repairs a section that threw before the same leader's next section; sections run one at a time under the leader token", async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const b = k.election(await k.session(), 'B');
+    const calls = recordingHandler(a);
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    let ranOnFollower = false;
+    assert.equal(await b.runAsLeader(() => (ranOnFollower = true)), undefined);
+    assert.equal(ranOnFollower, false, 'a follower does not run leader work');
+
+    await assert.rejects(a.runAsLeader(() => Promise.reject(new Error('boom'))), /boom/);
+    const trace: string[] = [];
+    const section = async (name: string) => {
+      trace.push(`${name}+`);
+      await sleep(30);
+      trace.push(`${name}-`);
+      return name;
+    };
+    const results = await Promise.all([a.runAsLeader(() => section('s1')), a.runAsLeader((s) => (assert.equal(s.token, a.token), section('s2')))]);
+    assert.deepEqual(results, ['s1', 's2']);
+    assert.deepEqual(trace, ['s1+', 's1-', 's2+', 's2-'], 'one at a time');
+    assert.equal(calls.length, 1, 'the failed section was repaired once, before s1');
+    assert.equal(calls[0]!.interrupted.holder, 'A');
+    assert.equal(calls[0]!.interrupted.token, a.token);
+    assert.equal((await readyRecord(k)).state, 'ready');
+  });
+
+  it('resigning tells a running section; it ends with LeadershipLostError and the next leader recovers it', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const b = k.election(await k.session(), 'B');
+    const calls = recordingHandler(b);
+    const ra = new Recorder(a.isLeader$);
+    a.join();
+    await ra.next(true);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    let sawAbort: unknown;
+    let waiting = false;
+    const work = a.runAsLeader(async (section) => {
+      await section.checkpoint('started');
+      const aborted = new Promise((resolve) => section.signal.addEventListener('abort', resolve, { once: true }));
+      waiting = true;
+      await aborted;
+      sawAbort = section.signal.reason;
+      return 'finished anyway';
+    });
+    await waitFor(() => waiting, { timeoutMs: 5000, message: 'section running' });
+    assert.equal((await readyRecord(k)).state, 'dirty');
+    const resigned = a.resign();
+    await assert.rejects(withTimeout(work, 5000, 'section did not end'), LeadershipLostError);
+    assert.ok(sawAbort instanceof LeadershipLostError);
+    await withTimeout(resigned, 5000, 'resign() did not finish');
+    await new Recorder(b.isLeader$).next(true);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]!.interrupted.checkpoint, 'started');
+  });
+
+  it('fences a leader that did not know it was replaced: its next versioned write fails with LeadershipLostError', async () => {
+    const k = newKit();
+    const aSession = await k.session();
+    const faulty = new FaultySession(aSession);
+    const a = k.election(faulty, 'A');
+    const b = k.election(await k.session(), 'B');
+    const calls = recordingHandler(b);
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const rb = new Recorder(b.isLeader$);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const work = a.runAsLeader(async (section) => {
+      await section.checkpoint(1);
+      // The next checkpoint is held back until B has taken over: A was paused, as it were.
+      faulty.before('setData', () => ((holding = true), held), 1);
+      await section.checkpoint(2);
+    });
+    await waitFor(() => holding, { timeoutMs: 5000, message: 'second checkpoint held' });
+    const oldSession = aSession.sessionId;
+    await expireSession(k.connect, aSession);
+    await rb.next(true);
+    // Sent on A's next session: nothing ties the write to the old one but the version it names.
+    await waitFor(() => aSession.state === 'connected' && aSession.sessionId !== oldSession, { timeoutMs: 5000 });
+    release();
+    await assert.rejects(withTimeout(work, 5000, 'section did not end'), LeadershipLostError);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]!.interrupted.checkpoint, 1, 'B recovered from the last checkpoint A managed to write');
+    assert.equal((await readyRecord(k)).holder, 'B');
+  });
+});
