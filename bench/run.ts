@@ -1,0 +1,220 @@
+/**
+ * `npm run bench`: BENCHMARKS.md's workloads against a throwaway ZooKeeper started here.
+ *
+ *   node build/bench/run.js [--quick] [--only W1,W3,SCALE] [--server-warmup CYCLES]
+ *
+ * Each workload runs in a fresh Node process (1 s pause between), which prints one JSON object
+ * on the last line of its stdout; its stderr goes to bench/results/logs/<timestamp>/ and, but for
+ * W4's participant lines, to ours. The document is printed, written to
+ * bench/results/<timestamp>.json, and summarized in a table.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { LockClient, ZkSession, ZooKeeperError } from '../src/index.js';
+import { MntrProbe } from './mntr.js';
+import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle, type RawZooKeeper } from './raw-zookeeper.js';
+import { benchParams, IMPL } from './params.js';
+import { describeServer, javaVersion, pythonVersion, startBenchServer } from './server.js';
+import { round3 } from './stats.js';
+import { resultTable } from './table.js';
+import { parseArgs, sleep } from './workload-main.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url)); // build/bench
+const BENCH_DIR = path.resolve(HERE, '..', '..', 'bench');
+
+interface Workload {
+  key: string;
+  file: string;
+  /** Key of the result inside `workloads.<key>`. */
+  impl: string;
+  timeoutMs: number;
+  nodeArgs?: string[];
+}
+
+const WORKLOADS: Workload[] = [
+  { key: 'W1', file: 'w1-uncontended.js', impl: IMPL, timeoutMs: 120_000 },
+  { key: 'W2', file: 'w2-contended.js', impl: IMPL, timeoutMs: 180_000 },
+  { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
+  { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
+  { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
+  { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
+];
+
+function timestamp(date = new Date()): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+/** Runs one workload process; resolves with its last stdout line parsed, or `{ error }`. */
+function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string): Promise<Record<string, unknown>> {
+  const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(quick ? ['--quick'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderrLog = fs.createWriteStream(path.join(logDir, `${w.key}.stderr.log`));
+  const stdout: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderrLog.write(chunk));
+  // The terminal gets the workload's own lines; those of its sub-processes (W4's participants,
+  // `W4: [p0] ...`) only go to the log.
+  readline.createInterface({ input: child.stderr }).on('line', (line) => {
+    if (!/^\S+: \[p\d+\] /.test(line)) process.stderr.write(`${line}\n`);
+  });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      process.stderr.write(`bench: ${w.key} exceeded ${w.timeoutMs} ms, killing pid ${child.pid}\n`);
+      child.kill('SIGKILL');
+    }, w.timeoutMs);
+    child.on('error', (error) => process.stderr.write(`bench: ${w.key}: ${error.message}\n`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      stderrLog.end();
+      const text = Buffer.concat(stdout).toString('utf8');
+      fs.writeFileSync(path.join(logDir, `${w.key}.stdout.log`), text);
+      const last = text.trimEnd().split('\n').pop() ?? '';
+      try {
+        const parsed = JSON.parse(last) as Record<string, unknown>;
+        if (parsed && typeof parsed === 'object') return resolve(parsed);
+      } catch { /* reported below */ }
+      resolve({ error: `${w.key} printed no JSON result (exit ${code ?? signal})` });
+    });
+  });
+}
+
+/**
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w5), then
+ * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
+ * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
+ * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
+ * side by side: the library's lock cycle (root /bench/warmup) and W5's raw cycle
+ * (/bench/warmup/raw), `cycles / 2` each. Not measured; every workload snapshots later.
+ */
+async function prepareServer(connect: string, cycles: number): Promise<number> {
+  const started = Date.now();
+  const session = new ZkSession({ connectString: connect, sessionTimeoutMs: 30_000, connectTimeoutMs: 15_000 });
+  let raw: RawZooKeeper | undefined;
+  try {
+    await session.connect();
+    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/warmup', '/bench/warmup/raw']) {
+      await session.create(p, null, 'persistent').catch((error: unknown) => {
+        if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
+      });
+    }
+    raw = await connectRaw(connect, 30_000);
+    const locks = new LockClient(session, { root: '/bench/warmup' });
+    const flags = RAW_EPHEMERAL_SEQUENTIAL();
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < cycles / 2; i++) await (await locks.acquire('warmup')).release();
+      })(),
+      (async () => {
+        for (let i = 0; i < cycles / 2; i++) await rawCycle(raw!, '/bench/warmup/raw', flags);
+      })(),
+    ]);
+  } finally {
+    raw?.close();
+    session.close();
+  }
+  return round3((Date.now() - started) / 1000);
+}
+
+function hostInfo() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    kernel: `${os.type()} ${os.release()}`,
+    loadavg_start: os.loadavg().map(round3),
+    loadavg_end: [] as number[],
+    java: javaVersion(),
+    python: pythonVersion(),
+    node: process.version,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const quick = args.get('quick') === true;
+  const only = args.get('only');
+  const selected = typeof only === 'string' ? only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : WORKLOADS.map((w) => w.key);
+  const unknown = selected.filter((key) => !WORKLOADS.some((w) => w.key === key));
+  if (unknown.length) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.key).join(', ')}`);
+
+  const started = Date.now();
+  const ts = timestamp();
+  const logDir = path.join(BENCH_DIR, 'results', 'logs', ts);
+  fs.mkdirSync(logDir, { recursive: true });
+  const host = hostInfo();
+  const params = benchParams(quick);
+  const warmupArg = args.get('server-warmup');
+  if (typeof warmupArg === 'string') params.server_warmup_cycles = Number(warmupArg);
+  process.stderr.write(`bench: starting ZooKeeper (logs in ${path.relative(process.cwd(), logDir)})\n`);
+  const server = await startBenchServer();
+  const workloads: Record<string, Record<string, unknown>> = {};
+  const errors: { workload: string; error: string }[] = [];
+  let zk;
+  try {
+    const probe = new MntrProbe('127.0.0.1', server.port);
+    zk = await describeServer(server, probe);
+    const warmupS = await prepareServer(server.connectString, params.server_warmup_cycles);
+    process.stderr.write(`bench: server warm-up (${params.server_warmup_cycles} cycles) took ${warmupS} s\n`);
+    let first = true;
+    for (const w of WORKLOADS.filter((w) => selected.includes(w.key))) {
+      if (!first) await sleep(1000);
+      first = false;
+      process.stderr.write(`bench: ${w.key}${quick ? ' (quick)' : ''}\n`);
+      const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
+      workloads[w.key] = { [w.impl]: result };
+      collectErrors(`${w.key}.${w.impl}`, result, errors);
+    }
+  } finally {
+    try {
+      fs.copyFileSync(server.logFile, path.join(logDir, 'zookeeper.log'));
+    } catch (error) {
+      process.stderr.write(`bench: could not keep the server log: ${String(error)}\n`);
+    }
+    await server.dispose();
+  }
+  host.loadavg_end = os.loadavg().map(round3);
+  const doc = {
+    schema: 'zk-lock-bench/1',
+    timestamp: ts,
+    quick,
+    host,
+    zk,
+    params,
+    notes: [
+      `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
+      'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
+      'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
+      'SCALE is not part of BENCHMARKS.md: 1 lock with N queued waiters on one session, and M distinct locks held by one session (root /bench/scale).',
+    ],
+    workloads,
+    errors,
+    elapsed_s: round3((Date.now() - started) / 1000),
+    log_dir: path.relative(BENCH_DIR, logDir),
+  };
+  const text = JSON.stringify(doc, null, 2);
+  fs.writeFileSync(path.join(BENCH_DIR, 'results', `${ts}.json`), `${text}\n`);
+  process.stdout.write(`${text}\n\n${resultTable(doc)}`);
+  process.stderr.write(`bench: wrote ${path.relative(process.cwd(), path.join(BENCH_DIR, 'results', `${ts}.json`))}\n`);
+  if (errors.length) process.exitCode = 1;
+}
+
+/** A failed workload (or a failed part of one, e.g. `W2.c8`) holds `{ error }`. */
+function collectErrors(name: string, result: unknown, errors: { workload: string; error: string }[]): void {
+  if (!result || typeof result !== 'object') return;
+  const record = result as Record<string, unknown>;
+  if (typeof record.error === 'string') return void errors.push({ workload: name, error: record.error });
+  for (const [key, value] of Object.entries(record)) {
+    if (value && typeof value === 'object' && typeof (value as Record<string, unknown>).error === 'string') {
+      errors.push({ workload: `${name}.${key}`, error: String((value as Record<string, unknown>).error) });
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
