@@ -1,0 +1,164 @@
+/**
+ * Small helpers shared by the lock tests: sessions on the shared server, queue listings, server
+ * watch counters, Nest apps with ZkLockModule, and child-process fixtures.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Module, type DynamicModule, type INestApplicationContext, type Provider, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { sortQueue } from '../../src/recipes/queue-node.js';
+import { ZkLockModule } from '../../src/zk-lock.module.js';
+import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
+import type { ZkClient } from '../../src/zookeeper/zk-client.js';
+import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { withTimeout } from '../support/wait.js';
+import { fourLetterWord } from '../support/zk-server.js';
+
+/** The shared server the runner started (`scripts/run-tests.mjs`). */
+export function sharedConnect(): string {
+  const connect = process.env.ZK_TEST_CONNECT;
+  if (!connect) throw new Error('ZK_TEST_CONNECT is not set: run the tests through scripts/run-tests.mjs');
+  return connect;
+}
+
+/** A fresh root per test, so that tests never see each other's znodes. */
+export function testRoot(): string {
+  return `/t-${randomUUID()}`;
+}
+
+export async function openSession(connectString: string, sessionTimeoutMs = 4000): Promise<ZkSession> {
+  const session = new ZkSession({ connectString, sessionTimeoutMs, connectTimeoutMs: 15_000 });
+  await session.connect();
+  return session;
+}
+
+/**
+ * Makes the server expire `session` now, as if it had timed out: a second handle resumes it with
+ * its id and password (taking it over from the original connection) and closes it. The original
+ * client must be kept from reconnecting meanwhile (e.g. a refusing TcpProxy), or its reconnection
+ * takes the session back before the close arrives.
+ */
+export async function expireSession(connectString: string, session: ZkSession): Promise<void> {
+  const resume = { id: session.sessionId!, password: session.sessionPassword! };
+  let connected!: () => void;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  const events = { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined };
+  const zombie = new ZooKeeperClient({ connectString, sessionTimeoutMs: session.sessionTimeoutMs }, events, resume);
+  try {
+    await withTimeout(ready, 10_000, `could not resume session 0x${resume.id} to expire it`);
+  } finally {
+    zombie.close();
+  }
+}
+
+/** Queue node names of a lock dir, in grant order; [] when the dir does not exist. */
+export async function queueNodes(client: ZkClient, dir: string): Promise<string[]> {
+  try {
+    const { children } = await client.getChildren(dir);
+    return sortQueue(children, 'lock').map((node) => node.name);
+  } catch (error) {
+    if (ZooKeeperError.is(error, 'NONODE')) return [];
+    throw error;
+  }
+}
+
+/** The sequence number ZooKeeper appended to a queue node path. */
+export function sequenceOf(nodePath: string): number {
+  return Number(/-(-?\d+)$/.exec(nodePath)![1]);
+}
+
+/** Watch notifications the server has fired so far, of every kind (mntr counters). */
+export async function firedWatches(connectString: string): Promise<number> {
+  const [host, port] = connectString.split(',')[0]!.split(':');
+  const text = await fourLetterWord(host!, Number(port), 'mntr');
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const [key, value] = line.split('\t');
+    if (/^zk_sum_node_(deleted|changed|created|children)_watch_count$/.test(key ?? '')) sum += Number(value);
+  }
+  return sum;
+}
+
+/** A Nest application context with ZkLockModule and the given providers. Close it with `app.close()`. */
+export async function startLockApp(options: ZkLockModuleOptions, providers: Provider[], imports: (DynamicModule | Type)[] = []): Promise<INestApplicationContext> {
+  @Module({ imports: [ZkLockModule.forRoot(options), ...imports], providers })
+  class LockTestModule {}
+  return NestFactory.createApplicationContext(LockTestModule, { logger: false });
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** A compiled fixture (`build/test/fixtures/<name>.js`) as a child process with IPC; its output is kept for failure messages. */
+export class Fixture {
+  readonly child: ChildProcess;
+  readonly output: string[] = [];
+  private readonly messages: Record<string, unknown>[] = [];
+  private readonly waiters = new Set<() => void>();
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(
+    name: string,
+    readonly env: Record<string, string>,
+  ) {
+    this.child = fork(path.join(here, '..', 'fixtures', `${name}.js`), [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const keep = (chunk: Buffer) => this.output.push(chunk.toString());
+    this.child.stdout!.on('data', keep);
+    this.child.stderr!.on('data', keep);
+    this.child.on('message', (message) => {
+      this.messages.push(message as Record<string, unknown>);
+      for (const wake of [...this.waiters]) wake();
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => {
+      for (const wake of [...this.waiters]) wake();
+      resolve({ code, signal });
+    }));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.child.send(message);
+  }
+
+  /** The first message of `type` (already received or next), bounded. */
+  message<T extends Record<string, unknown>>(type: string, timeoutMs = 15_000): Promise<T> {
+    return this.messageFrom(0, type, timeoutMs);
+  }
+
+  /** The next message of `type` to arrive from now on, bounded. */
+  nextMessage<T extends Record<string, unknown>>(type: string, timeoutMs = 15_000): Promise<T> {
+    return this.messageFrom(this.messages.length, type, timeoutMs);
+  }
+
+  private messageFrom<T extends Record<string, unknown>>(start: number, type: string, timeoutMs: number): Promise<T> {
+    const found = () => this.messages.slice(start).find((message) => message.type === type) as T | undefined;
+    const wait = new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const message = found();
+        if (message) { this.waiters.delete(check); resolve(message); }
+        else if (this.child.exitCode !== null || this.child.signalCode !== null) {
+          this.waiters.delete(check);
+          reject(new Error(`fixture exited before sending "${type}"\n${this.output.join('')}`));
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+    return withTimeout(wait, timeoutMs, `no "${type}" from the fixture within ${timeoutMs} ms\n${this.output.join('')}`);
+  }
+
+  /** Kills it (SIGKILL, also when stopped) and waits for the exit. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await withTimeout(this.exited, 10_000, 'fixture did not exit after SIGKILL');
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Invariant 7: bad lock names, bad options and misused decorators fail fast with a typed error
+ * naming the problem, before anything reaches ZooKeeper, and never run the locked body.
+ */
+import assert from 'node:assert/strict';
+import 'reflect-metadata';
+import { Injectable, type INestApplicationContext } from '@nestjs/common';
+import { after, before, describe, it } from 'node:test';
+import { WithLock } from '../../src/decorators/with-lock.decorator.js';
+import { DecoratorMisuseError } from '../../src/errors/decorator-misuse.error.js';
+import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LockService } from '../../src/services/lock.service.js';
+import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { openSession, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+
+const BAD_NAMES: [string, unknown][] = [
+  ['empty', ''],
+  ['a slash', 'a/b'],
+  ['"."', '.'],
+  ['".."', '..'],
+  ['a NUL', 'a\u0000b'],
+  ['a newline', 'a\nb'],
+  ['a DEL', 'a\u007fb'],
+  ['201 characters', 'x'.repeat(201)],
+  ['a number', 42],
+  ['undefined', undefined],
+  ['an object', { name: 'x' }],
+];
+
+let bodyRuns = 0;
+
+@Injectable()
+class Guarded {
+  @WithLock((id: unknown) => `order:${String(id)}`)
+  async perOrder(_id: unknown): Promise<string> {
+    bodyRuns += 1;
+    return 'ran';
+  }
+
+  @WithLock('plain')
+  async plain(): Promise<string> {
+    bodyRuns += 1;
+    return 'ran';
+  }
+}
+
+describe('bad input fails fast with typed errors', () => {
+  const root = testRoot();
+  let app: INestApplicationContext;
+  let locks: LockService;
+  let observer: ZkSession;
+  before(async () => {
+    app = await startLockApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 }, [Guarded]);
+    locks = app.get(LockService);
+    observer = await openSession(sharedConnect());
+  });
+  after(async () => {
+    await app?.close();
+    observer?.close();
+  });
+
+  it('InvalidLockNameError for every bad name, from acquire, tryAcquire, withLock and @WithLock', async () => {
+    for (const [what, name] of BAD_NAMES) {
+      const named = (error: unknown) => error instanceof InvalidLockNameError && error.lockName === name;
+      await assert.rejects(locks.acquire(name as string), named, `acquire: ${what}`);
+      await assert.rejects(locks.tryAcquire(name as string), named, `tryAcquire: ${what}`);
+      await assert.rejects(locks.withLock(name as string, () => void (bodyRuns += 1)), named, `withLock: ${what}`);
+      if (typeof name === 'string') assert.throws(() => WithLock(name), named, `@WithLock: ${what}`);
+    }
+    // A name computed from the arguments is validated per call.
+    await assert.rejects(app.get(Guarded).perOrder('a/b'), InvalidLockNameError);
+    assert.equal(await app.get(Guarded).perOrder(7), 'ran');
+    assert.equal(bodyRuns, 1, 'no body ran for a bad name');
+    assert.equal(await observer.exists(`${root}/locks`).then((stat) => stat?.numChildren), 1, 'only order:7 reached ZooKeeper');
+  });
+
+  it('accepts names at the edges: 200 characters, unicode, colons', async () => {
+    for (const name of ['x'.repeat(200), 'zählung-é-✓', 'order:123', '...']) {
+      assert.equal(await locks.withLock(name, () => 'ok', { onBusy: 'throw' }), 'ok', name);
+    }
+  });
+
+  it('InvalidOptionsError naming the field for bad waitMs, onBusy, recover and signal', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['waitMs', { waitMs: -1 }],
+      ['waitMs', { waitMs: Number.NaN }],
+      ['waitMs', { waitMs: '100' }],
+      ['onBusy', { onBusy: 'maybe' }],
+      ['recover', { recover: 'repair' }],
+      ['signal', { signal: { aborted: false } }],
+    ];
+    for (const [field, options] of cases) {
+      const named = (error: unknown) => error instanceof InvalidOptionsError && error.field === field;
+      await assert.rejects(locks.withLock('plain', () => void (bodyRuns += 1), options as never), named, `withLock ${JSON.stringify(options)}`);
+      if (field === 'waitMs' || field === 'signal') await assert.rejects(locks.acquire('plain', options as never), named, `acquire ${JSON.stringify(options)}`);
+    }
+    await assert.rejects(locks.acquire('plain', null as never), InvalidOptionsError);
+    // @WithLock checks its options when the class is defined, not at the first call.
+    assert.throws(() => WithLock('plain', { onBusy: 'maybe' as never }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'onBusy');
+    assert.throws(() => WithLock('plain', { waitMs: -5 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'waitMs');
+    assert.equal(bodyRuns, 1);
+  });
+
+  it('DecoratorMisuseError for a static method, a property, a getter, and recover naming a non-method', () => {
+    const misuse = (problem: RegExp) => (error: unknown) => error instanceof DecoratorMisuseError && problem.test(error.message);
+    assert.throws(() => {
+      class StaticJob {
+        @WithLock('job')
+        static run(): void {}
+      }
+      return StaticJob;
+    }, misuse(/StaticJob\.run.*static/));
+    class Fields {
+      count = 0;
+      get total(): number { return this.count; }
+      notAMethod = 'x';
+      run(): void {}
+    }
+    assert.throws(() => Reflect.decorate([WithLock('job')], Fields.prototype, 'count', undefined), misuse(/Fields\.count.*only methods/));
+    assert.throws(
+      () => Reflect.decorate([WithLock('job')], Fields.prototype, 'total', Object.getOwnPropertyDescriptor(Fields.prototype, 'total')),
+      misuse(/Fields\.total.*only methods/),
+    );
+    for (const recover of ['notAMethod', 'total', 'missing']) {
+      assert.throws(
+        () => Reflect.decorate([WithLock('job', { recover })], Fields.prototype, 'run', Object.getOwnPropertyDescriptor(Fields.prototype, 'run')),
+        misuse(new RegExp(`recover names "${recover}"`)),
+      );
+    }
+    assert.throws(() => WithLock(42 as never), DecoratorMisuseError);
+  });
+
+  it('a @WithLock method called on an instance Nest did not build rejects and never runs', async () => {
+    const before = bodyRuns;
+    const orphan = new Guarded();
+    await assert.rejects(orphan.plain(), DecoratorMisuseError);
+    const detached = app.get(Guarded).plain;
+    await assert.rejects(detached(), DecoratorMisuseError, 'called without `this`');
+    assert.equal(bodyRuns, before);
+  });
+});
