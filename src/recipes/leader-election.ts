@@ -208,7 +208,7 @@ export class LeaderElection {
   private async hold(entry: QueueEntry, signal: AbortSignal): Promise<TermEnd> {
     const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
       report: (tenure) => this.report(tenure),
-      takeOver: (token) => this.work.takeOver(token),
+      takeOver: (token, ownership) => this.work.takeOver(token, ownership),
       logger: this.logger,
     });
     this.term = term;
@@ -219,12 +219,16 @@ export class LeaderElection {
       term.start();
       this.tracker.joinedAtHead();
       const end = await term.ended;
-      this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);
       if (end.nodeMayExist) {
         if (!(await this.work.drain(this.options.drainTimeoutMs ?? 10_000))) {
           this.logger.warn(`Leader sections of ${this.path} still running after the drain timeout; handing over anyway`);
         }
-        await this.leave(entry);
+        // The delete is what hands leadership over: send it before anything slower, like logging.
+        const left = this.leave(entry);
+        this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);
+        await left;
+      } else {
+        this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);
       }
       return end;
     } finally {

@@ -81,8 +81,8 @@ export class LeaderWork {
    * (it runs once) and fences every earlier leader: a stale leader's pending section write now
    * fails with BADVERSION, and its next section entry sees a newer token. 1 read (+1 write).
    */
-  takeOver(token: bigint): Promise<InterruptedSection | undefined> {
-    return this.claim(token, false);
+  takeOver(token: bigint, ownership?: Promise<unknown>): Promise<InterruptedSection | undefined> {
+    return this.claim(token, false, ownership);
   }
 
   /** Runs `fn` as a guarded section under `tenure`, after any earlier section of this process. Undefined if the tenure ended first. */
@@ -138,12 +138,15 @@ export class LeaderWork {
   /**
    * Reads the ready record and, unless it is already ours and clean, repairs (when dirty) and
    * writes `ready` under our token. `force`: our own token's dirty state counts as interrupted.
+   * `ownership`, when given, is a check of our queue node sent just before: the read goes out
+   * right behind it (one round trip for both), and nothing is repaired or written until it passed.
    */
-  private async claim(token: bigint, force: boolean): Promise<InterruptedSection | undefined> {
+  private async claim(token: bigint, force: boolean, ownership?: Promise<unknown>): Promise<InterruptedSection | undefined> {
     const mine = token.toString();
     let recovered: InterruptedSection | undefined;
     for (;;) {
       const current = await this.ready.read();
+      await ownership;
       if (!current) return recovered; // no guarded section ever ran in this election
       const { record, version } = current;
       if (BigInt(record.token) > token) {

@@ -23,8 +23,11 @@ export interface TermEnd {
 export interface TermHooks {
   /** Called on every change of what this term reports. */
   report(tenure: LeaderTenure | undefined): void;
-  /** Repairs and fences the ready state before the first report of leadership; may throw. */
-  takeOver(token: bigint): Promise<unknown>;
+  /**
+   * Repairs and fences the ready state before the first report of leadership; may throw. Reads
+   * may go out before `ownership` settles; nothing is repaired or written before it passed.
+   */
+  takeOver(token: bigint, ownership: Promise<unknown>): Promise<unknown>;
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
@@ -137,22 +140,28 @@ export class LeadershipTerm {
     for (let failures = 0; ; ) {
       try {
         // getData, not exists: the stat carries ephemeralOwner, and on a deleted node no watch is left.
-        const { stat } = await this.session.getData(this.entry.path, (event) => this.onNodeEvent(event));
-        if (attempt.aborted) return;
-        if (stat.ephemeralOwner !== this.entry.sessionId) return this.end('our queue node belongs to another session', false);
+        const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
+          if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
+        });
+        owned.catch(() => undefined); // awaited below; the take-over may not get to it
         if (!this.tookOver) {
+          // The take-over's read of the ready znode goes out right behind the ownership check:
+          // one round trip for both on the way to leadership.
           this.takingOver ??= this.hooks
-            .takeOver(this.entry.token)
+            .takeOver(this.entry.token, owned)
             .then(() => void (this.tookOver = true))
             .finally(() => (this.takingOver = undefined));
           await this.takingOver;
           if (attempt.aborted) return;
         }
+        await owned;
+        if (attempt.aborted) return;
         // A state change that landed meanwhile has aborted `attempt`; this is the last check.
         if (!isConnectedState(this.session.state) || this.session.sessionId !== this.entry.sessionId) return;
         return this.lead();
       } catch (error) {
         if (attempt.aborted) return; // superseded, or the term ended
+        if (error instanceof ForeignNodeError) return this.end('our queue node belongs to another session', false);
         if (ZooKeeperError.is(error, 'NONODE')) return this.end('our queue node is gone', false);
         if (error instanceof SessionClosedError) return this.end('the session was closed', false);
         if (error instanceof LeadershipLostError) return this.end(error.message, true);
@@ -197,6 +206,9 @@ export class LeadershipTerm {
     }
   }
 }
+
+/** Our queue node's `ephemeralOwner` is not our session. */
+class ForeignNodeError extends Error {}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
