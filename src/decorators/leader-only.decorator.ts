@@ -21,7 +21,8 @@ const logger = new Logger('ZkLock');
  * default election), as a guarded leader section: the election's ready znode is dirty while it
  * runs and ready when it returns, so if this process dies mid-call the next leader's recovery
  * handler repairs it first. On a follower the method does not run: the call resolves undefined
- * (logged at debug). The wrapper always returns a promise; it rejects with `LeadershipLostError`
+ * (logged at debug). Inside, `leaderService.current()` gives the section (token, signal,
+ * `checkpoint()`). The wrapper always returns a promise; it rejects with `LeadershipLostError`
  * when leadership ended while the method ran. LeaderService is injected by Nest (a property
  * injection this decorator declares). Composes with `@Cron` / `@Interval` in either order.
  */
@@ -48,7 +49,7 @@ export function LeaderOnly(election?: string): MethodDecorator {
         logger.debug(`${where} skipped: this process does not lead election "${elected.name}"`);
         return Promise.resolve(undefined);
       }
-      return elected.runAsLeader(() => original.apply(this, args));
+      return leaderService.runAsLeader(() => original.apply(this, args), elected.name);
     };
     Object.defineProperty(wrapper, 'name', { value: original.name });
     copyMetadata(original, wrapper);

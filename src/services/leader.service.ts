@@ -13,6 +13,7 @@ import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { ZkSession } from '../zookeeper/zk-session.js';
+import { leaderContext } from './leader-context.js';
 
 /**
  * Leader election for Nest. The default election (`election.name` of the module options,
@@ -95,9 +96,22 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
     return this.election().onRecovery(handler);
   }
 
-  /** Default election: runs `fn` as a guarded leader section if this process leads, else undefined. */
-  runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
-    return this.election().runAsLeader(fn);
+  /**
+   * Runs `fn` as a guarded leader section of the default election (or `election`) if this
+   * process leads it, else resolves undefined without running it. Inside, `current()` returns
+   * the section.
+   */
+  runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>, election?: string): Promise<T | undefined> {
+    return this.election(election).runAsLeader((section) => leaderContext.run(section, () => fn(section)));
+  }
+
+  /**
+   * The leader section the current call runs in (inside a `@LeaderOnly` method or a
+   * `runAsLeader` callback): its fencing `token`, its `signal` (aborted when leadership ends) and
+   * `checkpoint(progress)` for the next leader's recovery handler. Undefined elsewhere.
+   */
+  current(): LeaderSection | undefined {
+    return leaderContext.getStore();
   }
 
   onApplicationBootstrap(): void {

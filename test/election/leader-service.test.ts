@@ -120,6 +120,27 @@ describe('LeaderService', () => {
     assert.deepEqual(await observer.get(LeaderService).participants(), ['locks-only']);
   });
 
+  it('gives @LeaderOnly methods their section through current(): token and checkpoint', async () => {
+    const root = testRoot();
+    @Injectable()
+    class Reporter {
+      constructor(readonly leader: LeaderService) {}
+      @LeaderOnly()
+      async report(): Promise<bigint | undefined> {
+        const section = this.leader.current();
+        await section?.checkpoint({ step: 1 });
+        return section?.token;
+      }
+    }
+    const app = await startApp({ root, identity: 'reporter', election: {} }, [Reporter]);
+    const leader = app.get(LeaderService);
+    await new Recorder(leader.isLeader$).next(true);
+    assert.equal(leader.current(), undefined, 'no section outside a leader call');
+    const token = await app.get(Reporter).report();
+    assert.equal(typeof token, 'bigint');
+    assert.equal(token, leader.election().token);
+  });
+
   it('fails start-up on a second recovery handler for one election', async () => {
     @Injectable()
     class OtherRepair {

@@ -1,11 +1,14 @@
 /**
  * A server restart shorter than the session timeout: the session is suspended, then reconnected
  * with the same id, and its ephemeral node survives (the server restores sessions from its log).
- * Plus a known failure of the `zookeeper` package (a `todo`): reconnecting while a child process
+ * Plus a known failure of the `zookeeper` package (skipped unless its client is rebuilt): reconnecting while a child process
  * that was spawned during the session is alive.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { ZkServer } from '../support/zk-server.js';
@@ -51,8 +54,10 @@ describe('ZkSession across a server restart', () => {
   // under the fd number that the client's next socket reuses. The package's binding then reads
   // nothing 11 times and closes the handle with the *expired* code although the session is alive,
   // and every later handle on that fd number fails the same way while the child lives.
+  // Runs against a client built with close-on-exec sockets (README, "Known limitation"), and is
+  // skipped, saying why, against the package as published.
   it('reconnects while a child spawned during the session is alive', {
-    todo: 'zookeeper package sockets lack CLOEXEC: fix the package build (--with-sock-cloexec)',
+    skip: clientHasCloexecSockets() ? false : 'the zookeeper package was built without --with-sock-cloexec (see README)',
   }, async () => {
     const { host, port } = firstHostPort(sharedConnectString());
     const proxy = await TcpProxy.start(host, port);
@@ -73,3 +78,10 @@ describe('ZkSession across a server restart', () => {
     }
   });
 });
+
+/** Whether the installed C client was configured with `--with-sock-cloexec`. */
+function clientHasCloexecSockets(): boolean {
+  const require = createRequire(import.meta.url);
+  const config = path.join(path.dirname(require.resolve('zookeeper/package.json')), 'deps/zookeeper-client-c/config.h');
+  return fs.existsSync(config) && /^#define SOCK_CLOEXEC_ENABLED 1/m.test(fs.readFileSync(config, 'utf8'));
+}

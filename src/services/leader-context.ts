@@ -1,0 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LeaderSection } from '../recipes/leader-work.js';
+
+/**
+ * The leader section the current async call chain runs in (`@LeaderOnly` methods and
+ * `runAsLeader` callbacks), so that code below it reaches the token and `checkpoint()` through
+ * `LeaderService.current()` without passing the section around.
+ */
+export const leaderContext = new AsyncLocalStorage<LeaderSection>();
