@@ -75,10 +75,15 @@ export class LockClient {
     const dir = this.pathOf(name);
     const entry = await this.queue.join(dir, { data: this.data, waitMs, signal });
     if (!entry) return undefined;
-    const lease = new Lease(name, entry, (held) => {
-      this.registry.delete(held);
-      return this.queue.leave(held.path, held.sessionId);
-    });
+    const lease = new Lease(
+      name,
+      entry,
+      (held) => {
+        this.registry.delete(held);
+        return this.queue.leave(held.path, held.sessionId);
+      },
+      () => this.session.mayHaveExpired,
+    );
     this.registry.add(lease);
     // Granted on a session that was lost meanwhile (the reply raced the state change).
     if (this.session.sessionId !== entry.sessionId || this.session.state === 'lost') {

@@ -2,14 +2,12 @@ import type { Subscription } from 'rxjs';
 import { LeadershipLostError } from '../errors/leadership-lost.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { safetyMarginMs } from '../zookeeper/session-loss-clock.js';
 import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
 import type { WatchEvent } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay, pause } from './backoff.js';
 import type { QueueEntry } from './fair-queue.js';
 import type { LeaderTenure } from './leader-work.js';
-import { StallDetector } from './stall-detector.js';
 
 /** When a disconnected leader stops reporting leadership (see `LeaderElection`). */
 export type LeaderSuspendPolicy = 'immediate' | 'deadline';
@@ -56,7 +54,6 @@ export class LeadershipTerm {
   /** The take-over in flight: a new check joins it rather than running recovery a second time. */
   private takingOver: Promise<void> | undefined;
   private subscription: Subscription | undefined;
-  private readonly stall: StallDetector;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -65,15 +62,15 @@ export class LeadershipTerm {
     private readonly hooks: TermHooks,
   ) {
     this.ended = new Promise<TermEnd>((resolve) => (this.resolveEnded = resolve));
-    this.stall = new StallDetector(
-      () => session.sessionTimeoutMs / 3 - safetyMarginMs(session.sessionTimeoutMs),
-      () => this.onStall(),
-    );
   }
 
-  /** Reporting leadership, and this process has not been stalled past the point of doubt. */
+  /**
+   * Reporting leadership, and the session is not in doubt. The second half matters right after
+   * this process was paused (SIGSTOP, a long GC): its timers then fire in due order, so
+   * application code can run before the session's `lost` event does.
+   */
   get isLeading(): boolean {
-    return this.phase === 'leading' && !this.stall.isStalled();
+    return this.phase === 'leading' && !this.session.mayHaveExpired;
   }
 
   start(): void {
@@ -86,7 +83,6 @@ export class LeadershipTerm {
   end(reason: string, nodeMayExist: boolean): void {
     if (this.phase === 'ended') return;
     this.attempt.abort();
-    this.stall.stop();
     this.subscription?.unsubscribe();
     this.phase = 'ended';
     this.stopReporting();
@@ -115,17 +111,9 @@ export class LeadershipTerm {
     }
   }
 
-  /** The loop did not run for so long that the session may be gone: stop, then ask the server. */
-  private onStall(): void {
-    if (this.phase !== 'leading') return;
-    this.doubt('this process was stalled');
-    if (isConnectedState(this.session.state)) void this.check();
-  }
-
   private doubt(reason: string): void {
     if (this.phase === 'ended') return;
     this.attempt.abort();
-    this.stall.stop();
     if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
     this.phase = 'doubt';
     this.stopReporting();
@@ -182,7 +170,6 @@ export class LeadershipTerm {
   private lead(): void {
     if (this.phase === 'leading') return; // confirmed while still leading (policy `deadline`)
     this.phase = 'leading';
-    this.stall.start();
     this.tenure = new AbortController();
     this.hooks.report({ token: this.entry.token, signal: this.tenure.signal });
   }

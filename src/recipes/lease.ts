@@ -22,6 +22,8 @@ export class Lease {
     readonly name: string,
     entry: QueueEntry,
     private readonly remove: (lease: Lease) => Promise<void>,
+    /** The session's synchronous doubt (`ZkSessionClient.mayHaveExpired`). */
+    private readonly sessionInDoubt: () => boolean = () => false,
   ) {
     this.fencingToken = entry.token;
     this.path = entry.path;
@@ -32,15 +34,19 @@ export class Lease {
     return this.controller.signal;
   }
 
-  /** Granted, not released, and not (possibly) lost. */
+  /**
+   * Granted, not released, and not (possibly) lost. Also false at once when the session is in
+   * doubt before `signal` could abort: right after this process resumed from a pause.
+   */
   get isHeld(): boolean {
-    return this.released === undefined && !this.controller.signal.aborted;
+    return this.released === undefined && !this.controller.signal.aborted && !this.sessionInDoubt();
   }
 
   /** Throws `LockLostError` when the lease is no longer held. For checks between steps of long work. */
   assertHeld(): void {
     if (this.controller.signal.aborted) throw this.controller.signal.reason;
     if (this.released) throw new LockLostError(this.path, 'already released');
+    if (this.sessionInDoubt()) throw new LockLostError(this.path, 'the session may have expired (this process was paused or disconnected)');
   }
 
   /**
@@ -51,7 +57,8 @@ export class Lease {
   release(): Promise<void> {
     if (!this.released) {
       const removal = this.remove(this);
-      this.released = this.controller.signal.aborted ? (removal.catch(() => undefined), Promise.resolve()) : removal;
+      const lost = this.controller.signal.aborted || this.sessionInDoubt();
+      this.released = lost ? (removal.catch(() => undefined), Promise.resolve()) : removal;
     }
     return this.released;
   }

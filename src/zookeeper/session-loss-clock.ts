@@ -24,6 +24,10 @@ export class SessionLossClock {
   private deadlineTimer: NodeJS.Timeout | undefined;
   private lastTick = 0;
   private connectedNow = false;
+  /** While suspended: when the server may have expired the session. */
+  private deadline: number | undefined;
+  /** `onLost` has fired since the last connection. */
+  private lost = false;
 
   constructor(
     private readonly timeoutMs: () => number,
@@ -34,9 +38,23 @@ export class SessionLossClock {
   /** The connection is up: no deadline runs; keep watching for stalls of the event loop. */
   connected(): void {
     this.connectedNow = true;
+    this.lost = false;
+    this.deadline = undefined;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     this.startTicker();
+  }
+
+  /**
+   * Whether, right now, the server may have expired the session: after `onLost`, past the
+   * deadline while suspended, or while connected when the event loop has not run for so long
+   * (a pause the ticker has not even seen yet) that the C client's pings may have stopped.
+   * Synchronous, so that code resuming after a SIGSTOP can be refused before any timer runs.
+   */
+  mayHaveExpired(now = performance.now()): boolean {
+    if (this.lost) return true;
+    if (this.deadline !== undefined) return now >= this.deadline;
+    return this.connectedNow && this.ticker !== undefined && this.deadlineFrom(this.lastTick) <= now;
   }
 
   /** The connection dropped now: arm the deadline. */
@@ -49,6 +67,7 @@ export class SessionLossClock {
 
   stop(): void {
     this.connectedNow = false;
+    this.deadline = undefined;
     clearTimeout(this.deadlineTimer);
     clearInterval(this.ticker);
     this.deadlineTimer = this.ticker = undefined;
@@ -63,15 +82,21 @@ export class SessionLossClock {
 
   private arm(deadline: number, now: number, reason: SessionLossReason): void {
     clearTimeout(this.deadlineTimer);
+    this.deadline = deadline;
     if (deadline <= now) {
       this.deadlineTimer = undefined;
-      this.onLost(reason);
+      this.fireLost(reason);
       return;
     }
     this.deadlineTimer = setTimeout(() => {
       this.deadlineTimer = undefined;
-      this.onLost(reason);
+      this.fireLost(reason);
     }, deadline - now);
+  }
+
+  private fireLost(reason: SessionLossReason): void {
+    this.lost = true;
+    this.onLost(reason);
   }
 
   private tickIntervalMs(): number {
@@ -93,7 +118,7 @@ export class SessionLossClock {
       // Paused while the C client believed it was connected: it could not send pings meanwhile.
       if (stalledAt !== undefined && this.connectedNow && this.deadlineFrom(stalledAt) <= now) {
         this.connectedNow = false;
-        this.onLost('paused');
+        this.fireLost('paused');
       }
     }, this.tickIntervalMs());
     this.ticker.unref();

@@ -13,6 +13,12 @@ export interface ZkSessionClient extends ZkClient {
   readonly state$: Observable<SessionStateChange>;
   /** Hex id of the current session (the `ephemeralOwner` of the nodes it creates). */
   readonly sessionId: string | undefined;
+  /**
+   * True when the server may have expired the current session by now, as far as the client can
+   * tell (`lost`, no session, or a pause of this process that no event has reported yet).
+   * Synchronous: holders check it before acting.
+   */
+  readonly mayHaveExpired: boolean;
   /** The session timeout the server granted (or the requested one before the first connect). */
   readonly sessionTimeoutMs: number;
   /**

@@ -79,6 +79,12 @@ export class ZkSession implements ZkSessionClient {
     return this.client?.sessionPassword;
   }
 
+  get mayHaveExpired(): boolean {
+    const state = this.state;
+    if (state === 'connected' || state === 'reconnected' || state === 'suspended') return this.lossClock.mayHaveExpired();
+    return true; // lost, expired, closed, or no session yet
+  }
+
   get isClosed(): boolean {
     return this.subject.value.state === 'closed';
   }

@@ -66,6 +66,10 @@ export class FaultySession implements ZkSessionClient {
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
+  get mayHaveExpired(): boolean {
+    return this.inner.mayHaveExpired;
+  }
+
   get sessionTimeoutMs(): number {
     return this.inner.sessionTimeoutMs;
   }
