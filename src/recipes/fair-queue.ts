@@ -3,9 +3,10 @@ import type { Subscription } from 'rxjs';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
+import type { ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
-import { queueNodePrefix, sortQueue, type QueueMarker, type QueueNode } from './queue-node.js';
+import { queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
@@ -40,6 +41,20 @@ interface OwnNode {
   readonly sessionId: string;
 }
 
+/** The state of one `join` across its looks at the queue. */
+interface Attempt {
+  readonly dir: string;
+  readonly id: string;
+  readonly prefix: string;
+  mine: OwnNode | undefined;
+  /** Session of a create whose reply was lost: the node may exist; find it before creating again. */
+  unknownCreate: string | undefined;
+}
+
+/** Where one look at the queue left us. */
+type Place = { readonly kind: 'retry' } | { readonly kind: 'head'; readonly token: bigint } | { readonly kind: 'behind'; readonly predecessor: string };
+const RETRY: Place = { kind: 'retry' };
+
 const noop = () => undefined;
 
 /** A request failure after which the loop should simply look again once connected. */
@@ -66,92 +81,97 @@ export class FairQueue {
    */
   async join(dir: string, options: JoinOptions = {}): Promise<QueueEntry | undefined> {
     const id = randomUUID();
-    const prefix = queueNodePrefix(dir, id, this.marker);
+    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
-    let mine: OwnNode | undefined;
-    // A create whose reply was lost: the node may exist; we must find it before creating again.
-    let unknownCreate: string | undefined;
     try {
       for (;;) {
         control?.throwIfStopped();
         if (!isConnectedState(this.session.state)) await this.session.waitForConnection(control?.signal);
-        const sessionId = this.session.sessionId!;
-        if (mine && mine.sessionId !== sessionId) mine = undefined; // it died with its session: re-queue at the back
-        if (unknownCreate !== undefined && unknownCreate !== sessionId) unknownCreate = undefined;
-
-        let listing: { children: string[]; stat: { pzxid: bigint } } | undefined;
-        let listed: Promise<{ children: string[]; stat: { pzxid: bigint } }> | undefined; // dropped before parking, see below
-        try {
-          if (unknownCreate !== undefined) {
-            mine = await this.findOwnNode(dir, id, sessionId);
-            unknownCreate = undefined;
-            continue;
-          }
-          if (!mine) {
-            const created = this.session.create(prefix, options.data, 'ephemeral_sequential');
-            // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
-            // session's requests in order, so this listing already contains our node. One round trip.
-            listed = this.session.getChildren(dir);
-            listed.catch(noop);
-            try {
-              const path = await created;
-              mine = { path, name: basenameOf(path), sessionId };
-            } catch (error) {
-              if (ZooKeeperError.is(error, 'NONODE')) {
-                await ensurePath(this.session, dir, options.dirMode ?? 'container');
-                continue;
-              }
-              // The create may have been applied; only a listing after reconnection can tell.
-              if (error instanceof ZooKeeperError && error.isConnectionError) unknownCreate = sessionId;
-              throw error;
-            }
-            listing = await listed;
-          } else {
-            listing = await this.session.getChildren(dir);
-          }
-        } catch (error) {
-          if (ZooKeeperError.is(error, 'NONODE')) {
-            mine = undefined; // the directory (and so our node) is gone
-            continue;
-          }
-          if (!isRetryable(error)) throw error;
-          await this.pause(control);
-          continue;
-        }
-
-        let queue: QueueNode[] | undefined = sortQueue(listing.children, this.marker);
-        const index = queue.findIndex((node) => node.name === mine!.name);
-        if (index < 0) {
-          mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
-          continue;
-        }
-        if (index === 0) return { dir, path: mine.path, sessionId: mine.sessionId, token: listing.stat.pzxid };
+        // Only the predecessor's path outlives this call: parked waiters hold no listing
+        // (N waiters holding N listings of N names would cost O(N²) heap).
+        const place = await this.locate(attempt, options, control);
+        if (place.kind === 'retry') continue;
+        const mine = attempt.mine!;
+        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token };
         if (options.waitMs === 0) {
-          const node = mine;
-          mine = undefined;
-          await this.leave(node.path, node.sessionId);
+          attempt.mine = undefined;
+          await this.leave(mine.path, mine.sessionId);
           return undefined;
         }
-        const predecessor = `${dir}/${queue[index - 1]!.name}`;
-        // A suspended async frame keeps its locals alive, dead or not: parked with the listing in
-        // hand, N waiters would pin N listings of up to N names (O(N²) heap, 35 KB per waiter at
-        // N = 1,000). Keep only the predecessor's path while waiting.
-        listing = listed = queue = undefined;
-        await this.waitForDeletion(predecessor, mine.sessionId, control);
+        await this.waitForDeletion(place.predecessor, mine.sessionId, control);
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
+      const { mine, unknownCreate } = attempt;
       if (mine) {
         const left = this.leave(mine.path, mine.sessionId).catch(noop);
         // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
         // once the session is back (or gone, taking the node with it): a timeout must not hang.
         if (isConnectedState(this.session.state)) await left;
+      } else if (unknownCreate !== undefined) {
+        void this.removeUnknownCreate(dir, id, unknownCreate);
       }
-      else if (unknownCreate !== undefined) void this.removeUnknownCreate(dir, id, unknownCreate);
       throw error;
     } finally {
       control?.dispose();
     }
+  }
+
+  /**
+   * One look at the queue: creates our node if we have none (with the listing pipelined behind
+   * the create), else lists, and tells where we stand. Failures that only need another look
+   * (connection loss, a replaced session, a vanished directory) come back as `retry`.
+   */
+  private async locate(attempt: Attempt, options: JoinOptions, control: WaitControl | undefined): Promise<Place> {
+    const sessionId = this.session.sessionId!;
+    if (attempt.mine && attempt.mine.sessionId !== sessionId) attempt.mine = undefined; // died with its session: re-queue at the back
+    if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId) attempt.unknownCreate = undefined;
+    let listing: { children: string[]; stat: ZkStat };
+    try {
+      if (attempt.unknownCreate !== undefined) {
+        attempt.mine = await this.findOwnNode(attempt.dir, attempt.id, sessionId);
+        attempt.unknownCreate = undefined;
+        return RETRY;
+      }
+      if (attempt.mine) {
+        listing = await this.session.getChildren(attempt.dir);
+      } else {
+        const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
+        // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
+        // session's requests in order, so this listing already contains our node. One round trip.
+        const listed = this.session.getChildren(attempt.dir);
+        listed.catch(noop);
+        try {
+          const path = await created;
+          attempt.mine = { path, name: basenameOf(path), sessionId };
+        } catch (error) {
+          if (ZooKeeperError.is(error, 'NONODE')) {
+            await ensurePath(this.session, attempt.dir, options.dirMode ?? 'container');
+            return RETRY;
+          }
+          // The create may have been applied; only a listing after reconnection can tell.
+          if (error instanceof ZooKeeperError && error.isConnectionError) attempt.unknownCreate = sessionId;
+          throw error;
+        }
+        listing = await listed;
+      }
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'NONODE')) {
+        attempt.mine = undefined; // the directory (and so our node) is gone
+        return RETRY;
+      }
+      if (!isRetryable(error)) throw error;
+      await this.pause(control);
+      return RETRY;
+    }
+    const queue = sortQueue(listing.children, this.marker);
+    const index = queue.findIndex((node) => node.name === attempt.mine!.name);
+    if (index < 0) {
+      attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
+      return RETRY;
+    }
+    if (index === 0) return { kind: 'head', token: listing.stat.pzxid };
+    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}` };
   }
 
   /**
