@@ -6,7 +6,7 @@
 import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/leader-election.js';
 import type { ZkSessionClient } from '../../src/zookeeper/zk-session-client.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { closeFromSecondClient } from '../support/expire-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 
 /** One sequence for every recorded value of a test: "A's false came before B's true" is a comparison of numbers. */
@@ -111,15 +111,6 @@ export async function expireSession(connectString: string, session: ZkSession): 
   }
 }
 
-async function closeFromElsewhere(connectString: string, session: ZkSession): Promise<void> {
-  const resume = { id: session.sessionId!, password: session.sessionPassword! };
-  let connected!: () => void;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  const events = { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined };
-  const zombie = new ZooKeeperClient({ connectString, sessionTimeoutMs: session.sessionTimeoutMs }, events, resume);
-  try {
-    await withTimeout(ready, 10_000, `could not resume session 0x${resume.id} to expire it`);
-  } finally {
-    zombie.close();
-  }
+function closeFromElsewhere(connectString: string, session: ZkSession): Promise<void> {
+  return closeFromSecondClient(connectString, session.sessionId!, session.sessionPassword!, session.sessionTimeoutMs);
 }

@@ -14,7 +14,7 @@ import { ZkLockModule } from '../../src/zk-lock.module.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import type { ZkClient } from '../../src/zookeeper/zk-client.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { closeFromSecondClient } from '../support/expire-session.js';
 import { withTimeout } from '../support/wait.js';
 import { fourLetterWord } from '../support/zk-server.js';
 
@@ -43,16 +43,7 @@ export async function openSession(connectString: string, sessionTimeoutMs = 4000
  * takes the session back before the close arrives.
  */
 export async function expireSession(connectString: string, session: ZkSession): Promise<void> {
-  const resume = { id: session.sessionId!, password: session.sessionPassword! };
-  let connected!: () => void;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  const events = { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined };
-  const zombie = new ZooKeeperClient({ connectString, sessionTimeoutMs: session.sessionTimeoutMs }, events, resume);
-  try {
-    await withTimeout(ready, 10_000, `could not resume session 0x${resume.id} to expire it`);
-  } finally {
-    zombie.close();
-  }
+  await closeFromSecondClient(connectString, session.sessionId!, session.sessionPassword!, session.sessionTimeoutMs);
 }
 
 /** Queue node names of a lock dir, in grant order; [] when the dir does not exist. */

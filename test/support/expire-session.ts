@@ -1,0 +1,30 @@
+/**
+ * Expires a ZooKeeper session on demand, the way Curator's and kazoo's tests do: a second handle
+ * resumes the session with its id and password (taking it over from the original connection),
+ * then closes it, and the server ends the session and its ephemeral nodes at once. The original
+ * client must be kept from reconnecting meanwhile (e.g. a refusing TcpProxy), or its
+ * reconnection takes the session back before the close arrives.
+ */
+import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { withTimeout } from './wait.js';
+
+export async function closeFromSecondClient(connectString: string, id: string, password: string, sessionTimeoutMs = 4000): Promise<void> {
+  let connected!: () => void;
+  let closedWith: number | undefined;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  const client = new ZooKeeperClient(
+    { connectString, sessionTimeoutMs },
+    { onConnected: () => connected(), onConnecting: () => undefined, onClosed: (code) => (closedWith = code) },
+    { id, password },
+  );
+  try {
+    await withTimeout(ready, 10_000, `could not resume session 0x${id} to expire it`);
+    if (closedWith !== undefined || client.sessionId !== id) throw new Error(`the second client did not resume session 0x${id}`);
+    // Leave the package's 'connect' callback first: close() called from inside it only marks the
+    // handle and sends closeSession later.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    // Sends closeSession and waits (synchronously, up to 1.5 s) for the server's answer.
+    client.close();
+  }
+}
