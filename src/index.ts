@@ -16,6 +16,30 @@ export { OnLeaderRecovery } from './decorators/on-leader-recovery.decorator.js';
 export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger } from './recipes/leader-election.js';
 export { LeaderSection } from './recipes/leader-work.js';
 export type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
+export type { Election } from './recipes/contracts.js';
+
+export { ZkLockEvents } from './observability/zk-lock-events.js';
+export {
+  ZK_LOCK_CHANNELS,
+  type ZkLockChannel,
+  type ZkLockEvent,
+  type LockEvent,
+  type LockWaitStartedEvent,
+  type LockAcquiredEvent,
+  type LockReleasedEvent,
+  type LockLostEvent,
+  type LockTimeoutEvent,
+  type LockAbortedEvent,
+  type LockBusyEvent,
+  type LockFailedEvent,
+  type LockRecoveryEvent,
+  type LeadershipEvent,
+  type LeadershipGainedEvent,
+  type LeadershipLostEvent,
+  type LeadershipRecoveryEvent,
+  type SessionEvent,
+  type SessionStateEvent,
+} from './observability/zk-lock-event.js';
 
 export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/zk-session.js';
 export type { ZkSessionClient } from './zookeeper/zk-session-client.js';

@@ -1,8 +1,11 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { ZkLockEventHub, ZkLockEvents } from './observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from './services/leader-recovery.explorer.js';
 import { LeaderService } from './services/leader.service.js';
 import { LockService } from './services/lock.service.js';
+import { zkLockBackendProvider } from './services/zk-lock-backend.js';
+import { zkLockEventProviders } from './services/zk-lock-events.provider.js';
 import { zkLockOptionsProvider, zkSessionProvider } from './services/zk-session.provider.js';
 import { ZkLockConfigurableModule } from './zk-lock.module-definition.js';
 import { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
@@ -18,16 +21,20 @@ import { ZkSession } from './zookeeper/zk-session.js';
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [zkLockOptionsProvider, zkSessionProvider, LockService, LeaderService, LeaderRecoveryExplorer],
-  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService],
+  providers: [zkLockOptionsProvider, ...zkLockEventProviders, zkSessionProvider, zkLockBackendProvider, LockService, LeaderService, LeaderRecoveryExplorer],
+  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService, ZkLockEvents],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {
-  constructor(private readonly session: ZkSession) {
+  constructor(
+    private readonly session: ZkSession,
+    private readonly events: ZkLockEventHub,
+  ) {
     super();
   }
 
   /** Runs after every `onModuleDestroy` / `beforeApplicationShutdown`: locks and leadership are given up first. */
   onApplicationShutdown(): void {
     this.session.close();
+    this.events.complete(); // after the session's `closed` state
   }
 }

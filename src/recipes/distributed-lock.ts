@@ -1,9 +1,16 @@
+import { performance } from 'node:perf_hooks';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { LockAbortedError } from '../errors/lock-aborted.error.js';
+import type { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
-import { FairQueue } from './fair-queue.js';
+import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import type { LockEvent } from '../observability/zk-lock-event.js';
+import type { LockRecipe, SectionHandle } from './contracts.js';
+import { FairQueue, type QueueEntry } from './fair-queue.js';
 import { Lease } from './lease.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { validateLockName } from './lock-name.js';
+import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from './ready-state.js';
 import { znodePaths } from './znode-paths.js';
 
 export interface AcquireOptions {
@@ -18,6 +25,8 @@ export interface LockClientOptions {
   readonly root: string;
   /** Stored in our queue node so that operators can see who holds or waits (inspector, logs). */
   readonly identity?: string;
+  /** Where lock events go. Default: the `node:diagnostics_channel` channels only. */
+  readonly events?: ZkLockEventSink;
 }
 
 /**
@@ -28,10 +37,17 @@ export interface LockClientOptions {
  * Costs: uncontended acquire + release is 3 requests in 2 round trips; a queued acquisition
  * 5 requests; each release wakes exactly one waiter.
  */
-export class LockClient {
+export class LockClient implements LockRecipe {
   private readonly queue: FairQueue;
   private readonly registry: LeaseRegistry;
   private readonly data: Buffer | undefined;
+  private readonly events: ZkLockEventSink;
+  /** One callback for every lease: a lost lease is reported without a per-grant allocation. */
+  private readonly onLeaseLost = (lease: Lease, error: LockLostError) => {
+    if (this.events.wants('lock')) {
+      this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason });
+    }
+  };
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -40,6 +56,7 @@ export class LockClient {
     this.queue = new FairQueue(session, 'lock');
     this.registry = new LeaseRegistry(session);
     this.data = options.identity === undefined ? undefined : Buffer.from(options.identity);
+    this.events = options.events ?? diagnosticsSink;
   }
 
   /** Waits for the lock (in queue order) and returns the lease. */
@@ -65,6 +82,23 @@ export class LockClient {
     return this.registry.list();
   }
 
+  /**
+   * Enters the guarded section of lock `name` (its ready znode, see `ReadyState`) for the holder
+   * `owner`; when the previous holder died or threw mid-section, `recover` runs first.
+   */
+  enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle> {
+    const dir = this.pathOf(name);
+    return new ReadyState(this.session, dir).enter(owner, async (interrupted) => {
+      try {
+        await recover(interrupted);
+      } catch (error) {
+        this.reportRecovery(name, dir, owner.token, interrupted, { error });
+        throw error;
+      }
+      this.reportRecovery(name, dir, owner.token, interrupted);
+    });
+  }
+
   /** Releases every lease still held and stops watching the session. */
   async close(): Promise<void> {
     await Promise.all(this.registry.list().map((lease) => lease.release()));
@@ -73,18 +107,38 @@ export class LockClient {
 
   private async join(name: string, waitMs: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
     const dir = this.pathOf(name);
-    const entry = await this.queue.join(dir, { data: this.data, waitMs, signal });
-    if (!entry) return undefined;
+    const events = this.events;
+    const startedAt = performance.now();
+    if (events.wants('lock')) events.emit('lock', { type: 'lock.wait-started', name, path: dir });
+    let entry: QueueEntry | undefined;
+    try {
+      entry = await this.queue.join(dir, { data: this.data, waitMs, signal });
+    } catch (error) {
+      if (events.wants('lock')) events.emit('lock', waitFailed(name, dir, performance.now() - startedAt, error));
+      throw error;
+    }
+    if (!entry) {
+      if (events.wants('lock')) events.emit('lock', { type: 'lock.busy', name, path: dir });
+      return undefined;
+    }
+    const grantedAt = performance.now();
     const lease = new Lease(
       name,
       entry,
       (held) => {
         this.registry.delete(held);
-        return this.queue.leave(held.path, held.sessionId);
+        // The delete is what hands the lock over: send it before reporting anything.
+        const left = this.queue.leave(held.path, held.sessionId);
+        if (events.wants('lock')) events.emit('lock', { type: 'lock.released', name, path: dir, token: held.fencingToken, holdMs: performance.now() - grantedAt });
+        return left;
       },
       () => this.session.mayHaveExpired,
+      this.onLeaseLost,
     );
     this.registry.add(lease);
+    if (events.wants('lock')) {
+      events.emit('lock', { type: 'lock.acquired', name, path: dir, token: entry.token, waitMs: grantedAt - startedAt, handoff: entry.waited });
+    }
     // Granted on a session that was lost meanwhile (the reply raced the state change).
     if (this.session.sessionId !== entry.sessionId || this.session.state === 'lost') {
       lease.markLost('the session changed while the lock was granted');
@@ -92,4 +146,17 @@ export class LockClient {
     }
     return lease;
   }
+
+  private reportRecovery(name: string, path: string, token: bigint, interrupted: InterruptedSection, failure?: { error: unknown }): void {
+    if (!this.events.wants('lock')) return;
+    const outcome = failure ? 'failed' : 'repaired';
+    this.events.emit('lock', { type: 'lock.recovery', name, path, token, interrupted, outcome, ...failure });
+  }
+}
+
+/** How a wait that did not end in a grant is reported. */
+function waitFailed(name: string, path: string, waitMs: number, error: unknown): LockEvent {
+  if (error instanceof LockTimeoutError) return { type: 'lock.timeout', name, path, waitMs };
+  if (error instanceof LockAbortedError) return { type: 'lock.aborted', name, path, waitMs, reason: error.cause };
+  return { type: 'lock.failed', name, path, waitMs, error };
 }

@@ -24,6 +24,8 @@ export interface QueueEntry {
    * recreated container parent and ensemble fail-over (zxids only grow). Free: no extra request.
    */
   readonly token: bigint;
+  /** Not at the head on the first look: we waited for a predecessor to leave (a hand-off). */
+  readonly waited: boolean;
 }
 
 export interface JoinOptions {
@@ -83,6 +85,7 @@ export class FairQueue {
     const id = randomUUID();
     const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
+    let waited = false;
     try {
       for (;;) {
         control?.throwIfStopped();
@@ -92,12 +95,13 @@ export class FairQueue {
         const place = await this.locate(attempt, options, control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
-        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token };
+        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token, waited };
         if (options.waitMs === 0) {
           attempt.mine = undefined;
           await this.leave(mine.path, mine.sessionId);
           return undefined;
         }
+        waited = true;
         await this.waitForDeletion(place.predecessor, mine.sessionId, control);
       }
     } catch (error) {

@@ -2,9 +2,11 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay, pause } from './backoff.js';
+import type { Election } from './contracts.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
 import { LeaderTracker } from './leader-tracker.js';
 import { LeaderWork, type LeaderSection, type LeaderTenure } from './leader-work.js';
@@ -33,6 +35,8 @@ export interface LeaderElectionOptions {
   /** How long `resign()` / `close()` wait for running leader sections before leaving. Default 10000. */
   readonly drainTimeoutMs?: number;
   readonly logger?: LeaderElectionLogger;
+  /** Where leadership events go. Default: the `node:diagnostics_channel` channels only. */
+  readonly events?: ZkLockEventSink;
 }
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
@@ -56,7 +60,7 @@ const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
  * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
  * and no other participant could do better with a state nobody can repair. `resign()` stops it.
  */
-export class LeaderElection {
+export class LeaderElection implements Election {
   readonly name: string;
   /** The election's directory znode. */
   readonly path: string;
@@ -66,6 +70,7 @@ export class LeaderElection {
   private readonly leading = new BehaviorSubject<boolean>(false);
   private readonly data: Buffer;
   private readonly logger: LeaderElectionLogger;
+  private readonly events: ZkLockEventSink;
   private participation: { controller: AbortController; done: Promise<void> } | undefined;
   private term: LeadershipTerm | undefined;
   private tenure: LeaderTenure | undefined;
@@ -78,9 +83,10 @@ export class LeaderElection {
     this.name = validateLockName(options.name);
     this.path = znodePaths.electionDir(options.root, options.name);
     this.logger = options.logger ?? SILENT;
+    this.events = options.events ?? diagnosticsSink;
     this.data = Buffer.from(options.identity);
     this.queue = new FairQueue(session, 'n');
-    this.work = new LeaderWork(new ReadyState(session, this.path), this.path, options.identity, this.logger);
+    this.work = new LeaderWork(new ReadyState(session, this.path), this.path, options.identity, this.logger, this.events);
     this.tracker = new LeaderTracker(session, this.path, this.logger);
   }
 
@@ -207,7 +213,7 @@ export class LeaderElection {
   /** Leads with `entry` for as long as it can; leaves the queue when the node may still be ours. */
   private async hold(entry: QueueEntry, signal: AbortSignal): Promise<TermEnd> {
     const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
-      report: (tenure) => this.report(tenure),
+      report: (tenure, reason) => this.report(tenure, reason),
       takeOver: (token, ownership) => this.work.takeOver(token, ownership),
       logger: this.logger,
     });
@@ -237,12 +243,22 @@ export class LeaderElection {
     }
   }
 
-  private report(tenure: LeaderTenure | undefined): void {
+  private report(tenure: LeaderTenure | undefined, reason = 'leadership ended'): void {
+    const previous = this.tenure;
     this.tenure = tenure;
     const leading = tenure !== undefined;
     if (this.leading.value === leading || this.leading.closed) return;
     this.logger.log(`${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`);
     this.leading.next(leading);
+    if (!this.events.wants('leadership')) return;
+    const { name: election, path } = this;
+    const identity = this.options.identity;
+    this.events.emit(
+      'leadership',
+      tenure
+        ? { type: 'leadership.gained', election, path, identity, token: tenure.token }
+        : { type: 'leadership.lost', election, path, identity, token: previous?.token, reason },
+    );
   }
 
   /**

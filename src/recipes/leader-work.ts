@@ -2,7 +2,10 @@ import { LeadershipLostError } from '../errors/leadership-lost.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { GuardedSection, InterruptedSection, ReadyState, RecoveryHandler } from './ready-state.js';
+import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import type { SectionHandle } from './contracts.js';
+import type { InterruptedSection, ReadyState, RecoveryHandler } from './ready-state.js';
+import { basenameOf } from './znode-paths.js';
 
 /** What a leader section knows of the leadership it runs under. */
 export interface LeaderTenure {
@@ -20,7 +23,7 @@ export interface LeaderWorkLogger {
 export class LeaderSection {
   constructor(
     private readonly tenure: LeaderTenure,
-    private readonly section: GuardedSection,
+    private readonly section: SectionHandle,
     private readonly electionPath: string,
   ) {}
 
@@ -60,6 +63,7 @@ export class LeaderWork {
     private readonly electionPath: string,
     private readonly identity: string,
     private readonly logger: LeaderWorkLogger,
+    private readonly events: ZkLockEventSink = diagnosticsSink,
   ) {}
 
   get hasRecoveryHandler(): boolean {
@@ -161,7 +165,7 @@ export class LeaderWork {
           since: record.since,
           checkpoint: record.checkpoint,
         };
-        await this.recover(section);
+        await this.recover(section, token);
         recovered = section;
       }
       try {
@@ -174,19 +178,28 @@ export class LeaderWork {
     }
   }
 
-  private async recover(section: InterruptedSection): Promise<void> {
+  private async recover(section: InterruptedSection, token: bigint): Promise<void> {
     const handler = this.handler;
     if (!handler) {
       this.logger.warn(
         `Leader ${section.holder} (token ${section.token}) was interrupted mid-work in ${this.electionPath} and no recovery handler is registered: marking it repaired`,
       );
+      this.reportRecovery(section, token, 'unhandled');
       return;
     }
     try {
       await handler(section);
     } catch (error) {
+      this.reportRecovery(section, token, 'failed', { error });
       throw new RecoveryFailedError(this.ready.path, error);
     }
+    this.reportRecovery(section, token, 'repaired');
+  }
+
+  private reportRecovery(interrupted: InterruptedSection, token: bigint, outcome: 'repaired' | 'failed' | 'unhandled', failure?: { error: unknown }): void {
+    if (!this.events.wants('leadership')) return;
+    const { electionPath: path, identity } = this;
+    this.events.emit('leadership', { type: 'leadership.recovery', election: basenameOf(path), path, identity, token, interrupted, outcome, ...failure });
   }
 }
 

@@ -19,8 +19,8 @@ export interface TermEnd {
 }
 
 export interface TermHooks {
-  /** Called on every change of what this term reports. */
-  report(tenure: LeaderTenure | undefined): void;
+  /** Called on every change of what this term reports; `reason` says why reporting stopped. */
+  report(tenure: LeaderTenure | undefined, reason?: string): void;
   /**
    * Repairs and fences the ready state before the first report of leadership; may throw. Reads
    * may go out before `ownership` settles; nothing is repaired or written before it passed.
@@ -85,7 +85,7 @@ export class LeadershipTerm {
     this.attempt.abort();
     this.subscription?.unsubscribe();
     this.phase = 'ended';
-    this.stopReporting();
+    this.stopReporting(reason);
     this.resolveEnded({ reason, nodeMayExist });
   }
 
@@ -116,7 +116,7 @@ export class LeadershipTerm {
     this.attempt.abort();
     if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
     this.phase = 'doubt';
-    this.stopReporting();
+    this.stopReporting(reason);
   }
 
   /** Verifies our node (and takes over the ready state once), then reports leadership. */
@@ -174,12 +174,12 @@ export class LeadershipTerm {
     this.hooks.report({ token: this.entry.token, signal: this.tenure.signal });
   }
 
-  private stopReporting(): void {
+  private stopReporting(reason: string): void {
     const tenure = this.tenure;
     if (!tenure) return;
     this.tenure = undefined;
     tenure.abort(new LeadershipLostError(this.entry.dir, 'this process no longer reports leadership'));
-    this.hooks.report(undefined);
+    this.hooks.report(undefined, reason);
   }
 
   private onNodeEvent(event: WatchEvent): void {

@@ -24,6 +24,8 @@ export class Lease {
     private readonly remove: (lease: Lease) => Promise<void>,
     /** The session's synchronous doubt (`ZkSessionClient.mayHaveExpired`). */
     private readonly sessionInDoubt: () => boolean = () => false,
+    /** Told once, right after `signal` aborted (observability). */
+    private readonly onLost?: (lease: Lease, error: LockLostError) => void,
   ) {
     this.fencingToken = entry.token;
     this.path = entry.path;
@@ -66,6 +68,8 @@ export class Lease {
   /** Called by the registry when the session may be gone. */
   markLost(reason: string): void {
     if (this.released || this.controller.signal.aborted) return;
-    this.controller.abort(new LockLostError(this.path, reason));
+    const error = new LockLostError(this.path, reason);
+    this.controller.abort(error);
+    this.onLost?.(this, error);
   }
 }

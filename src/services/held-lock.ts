@@ -1,5 +1,6 @@
+import type { SectionHandle } from '../recipes/contracts.js';
 import type { Lease } from '../recipes/lease.js';
-import type { GuardedSection, InterruptedSection } from '../recipes/ready-state.js';
+import type { InterruptedSection } from '../recipes/ready-state.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 
 /**
@@ -10,7 +11,7 @@ export class HeldLock {
   constructor(
     readonly name: string,
     readonly lease: Lease,
-    private readonly section: GuardedSection | undefined,
+    private readonly section: SectionHandle | undefined,
   ) {}
 
   /** Strictly increasing per lock: hand it to the storage you write to, which refuses older tokens. */

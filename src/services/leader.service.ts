@@ -7,13 +7,13 @@ import {
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
-import { LeaderElection } from '../recipes/leader-election.js';
+import type { Election } from '../recipes/contracts.js';
 import type { LeaderSection } from '../recipes/leader-work.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
 import { leaderContext } from './leader-context.js';
+import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
 
 /**
  * Leader election for Nest. The default election (`election.name` of the module options,
@@ -34,21 +34,21 @@ import { leaderContext } from './leader-context.js';
 @Injectable()
 export class LeaderService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ZkLock');
-  private readonly elections = new Map<string, LeaderElection>();
+  private readonly elections = new Map<string, Election>();
   private bootstrapped = false;
   private shutDown = false;
 
   constructor(
-    private readonly session: ZkSession,
+    @Inject(ZK_LOCK_BACKEND) private readonly backend: ZkLockBackend,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
   ) {}
 
   /** The election `name` (default: the module's default election), created on first use. */
-  election(name: string = this.options.election.name): LeaderElection {
+  election(name: string = this.options.election.name): Election {
     const existing = this.elections.get(name);
     if (existing) return existing;
     if (this.shutDown) throw new ElectionClosedError(name);
-    const election = new LeaderElection(this.session, {
+    const election = this.backend.createElection({
       root: this.options.root,
       name,
       identity: this.options.identity,

@@ -3,14 +3,15 @@ import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
-import { LockClient, type AcquireOptions } from '../recipes/distributed-lock.js';
+import type { LockRecipe, SectionHandle } from '../recipes/contracts.js';
+import type { AcquireOptions } from '../recipes/distributed-lock.js';
 import type { Lease } from '../recipes/lease.js';
-import { ReadyState, type GuardedSection, type RecoveryHandler } from '../recipes/ready-state.js';
+import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
 import { HeldLock } from './held-lock.js';
 import { findHeldLock, lockContext } from './lock-context.js';
+import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
 
 export type OnBusy = 'wait' | 'skip' | 'throw';
 
@@ -39,15 +40,15 @@ const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
 @Injectable()
 export class LockService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('ZkLock');
-  private readonly locks: LockClient;
+  private readonly locks: LockRecipe;
   private readonly shutdown = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly session: ZkSession,
+    @Inject(ZK_LOCK_BACKEND) backend: ZkLockBackend,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
   ) {
-    this.locks = new LockClient(session, { root: options.root, identity: options.identity });
+    this.locks = backend.locks;
   }
 
   /** Waits for the lock and returns the lease; `lease.release()` when done. */
@@ -129,12 +130,9 @@ export class LockService implements BeforeApplicationShutdown {
       // A grant can arrive on a session that already counts as lost (its reply raced the loss
       // clock): the lease comes back aborted. Never start recovery or `fn` on it.
       lease.assertHeld();
-      let section: GuardedSection | undefined;
+      let section: SectionHandle | undefined;
       if (recover) {
-        section = await new ReadyState(this.session, this.locks.pathOf(name)).enter(
-          { token: lease.fencingToken, holder: this.options.identity },
-          recover,
-        );
+        section = await this.locks.enterGuarded(name, { token: lease.fencingToken, holder: this.options.identity }, recover);
         lease.assertHeld(); // lost while recovering: the section must not start either
       }
       const lock = new HeldLock(name, lease, section);

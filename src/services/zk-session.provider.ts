@@ -1,4 +1,5 @@
 import { Logger, type Provider } from '@nestjs/common';
+import { ZkLockEventHub } from '../observability/zk-lock-events.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { ZK_LOCK_MODULE_OPTIONS } from '../zk-lock.module-definition.js';
 import type { ResolvedZkLockOptions, ZkLockModuleOptions } from '../zk-lock.options.js';
@@ -18,7 +19,7 @@ export const zkLockOptionsProvider: Provider = {
  */
 export const zkSessionProvider: Provider = {
   provide: ZkSession,
-  useFactory: async (options: ResolvedZkLockOptions) => {
+  useFactory: async (options: ResolvedZkLockOptions, events: ZkLockEventHub) => {
     const session = new ZkSession({
       connectString: options.connect,
       sessionTimeoutMs: options.sessionTimeoutMs,
@@ -26,9 +27,10 @@ export const zkSessionProvider: Provider = {
       auth: options.auth,
       clientLogLevel: options.clientLogLevel,
       logger: new Logger('ZkLock'),
+      events,
     });
     await session.connect();
     return session;
   },
-  inject: [ZK_LOCK_OPTIONS],
+  inject: [ZK_LOCK_OPTIONS, ZkLockEventHub],
 };

@@ -3,6 +3,7 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
@@ -29,6 +30,8 @@ export interface ZkSessionOptions {
   /** Maximum back-off between attempts to replace an expired session. */
   readonly maxReconnectBackoffMs?: number;
   readonly logger?: ZkSessionLogger;
+  /** Where state changes are reported. Default: the `node:diagnostics_channel` channels only. */
+  readonly events?: ZkLockEventSink;
 }
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
@@ -95,6 +98,16 @@ export class ZkSession implements ZkSessionClient {
 
   get connectString(): string {
     return this.options.connectString;
+  }
+
+  /**
+   * Ms since the server last proved it heard this session (the send time of the latest answered
+   * request, or the connection); undefined without a handle. The C client's pings are invisible
+   * here, so on an idle session it grows although the session is fine: a diagnostic, not a verdict.
+   */
+  get lastContactAgoMs(): number | undefined {
+    const at = this.client?.lastContactAt;
+    return at ? Math.max(0, Math.round(performance.now() - at)) : undefined;
   }
 
   /**
@@ -290,7 +303,10 @@ export class ZkSession implements ZkSessionClient {
   }
 
   private emit(state: SessionState): void {
-    if (this.subject.value.state === state) return;
+    const previous = this.subject.value.state;
+    if (previous === state) return;
     this.subject.next({ state, sessionId: this.knownSessionId, at: performance.now() });
+    const events = this.options.events ?? diagnosticsSink;
+    if (events.wants('session')) events.emit('session', { type: 'session.state', state, previous, sessionId: this.knownSessionId });
   }
 }

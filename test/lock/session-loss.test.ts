@@ -13,6 +13,7 @@ import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { LockClient } from '../../src/recipes/distributed-lock.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import { LockService } from '../../src/services/lock.service.js';
+import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import type { SessionState } from '../../src/zookeeper/session-state.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
@@ -96,7 +97,8 @@ describe('session loss while holding', () => {
       const root = testRoot();
       await (await new LockClient(observer, { root }).acquire('late-grant')).release(); // the directory exists
       const faulty = new FaultySession(holderSession);
-      const locks = new LockService(faulty as unknown as ZkSession, resolveZkLockOptions({ connect: proxy.connectString, root }));
+      const options = resolveZkLockOptions({ connect: proxy.connectString, root });
+      const locks = new LockService(zooKeeperBackend(faulty, options), options);
       const dir = `${root}/locks/late-grant`;
       // The listing that grants the lock is answered; before the caller sees it, the connection
       // drops and stays down until the session counts as lost (as after a process pause).

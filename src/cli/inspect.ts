@@ -1,0 +1,193 @@
+import { CorruptStateError } from '../errors/corrupt-state.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { validateLockName } from '../recipes/lock-name.js';
+import { sortQueue, type QueueMarker } from '../recipes/queue-node.js';
+import { ReadyState } from '../recipes/ready-state.js';
+import { znodePaths } from '../recipes/znode-paths.js';
+import type { ZkClient } from '../zookeeper/zk-client.js';
+
+/** Version of the `Inspection` shape; bumped only on a breaking change. */
+export const INSPECTION_VERSION = 1;
+
+/** One queue node: a holder or waiter of a lock, a participant of an election. */
+export interface InspectedNode {
+  /** The znode's name, `_c_<uuid>-lock-<seq>` or `_c_<uuid>-n-<seq>`. */
+  readonly node: string;
+  /** Its sequence number: the queue order. */
+  readonly sequence: number;
+  /** The data of the node: who created it (`identity` option, `<hostname>:<pid>` by default); null if empty. */
+  readonly identity: string | null;
+  /** Hex id of the session that owns the (ephemeral) node. */
+  readonly sessionId: string;
+  /** When the node was created (server clock), ISO 8601. */
+  readonly createdAt: string;
+  /** Now (this machine's clock) minus `createdAt`, at least 0. */
+  readonly ageMs: number;
+  /**
+   * The node's czxid, decimal. A holder's fencing token is the lock directory's pzxid in the
+   * listing that granted it: at least this value, not recoverable afterwards from outside.
+   */
+  readonly zxid: string;
+}
+
+/** The `ready` znode of a lock or election with recovery (see the README, "Recovery"). */
+export type InspectedReady =
+  | {
+      /** `dirty`: a guarded section is running, or its holder died (or threw) half-way. */
+      readonly state: 'ready' | 'dirty';
+      /** Fencing token (decimal) of the holder that wrote the record. */
+      readonly token: string;
+      /** Identity of that holder. */
+      readonly holder: string;
+      /** When it entered (dirty) or finished (ready) its section, ISO 8601. */
+      readonly since: string;
+      /** Its last `checkpoint()` value; present only when it recorded one. */
+      readonly checkpoint?: unknown;
+    }
+  | { readonly state: 'corrupt'; readonly problem: string };
+
+export interface InspectedLock {
+  readonly name: string;
+  readonly path: string;
+  /** First in line, or null when nobody holds the lock. */
+  readonly holder: InspectedNode | null;
+  /** The rest of the queue, in the order they will be granted the lock. */
+  readonly waiters: InspectedNode[];
+  /** null: no ready znode (the lock never ran a guarded section). */
+  readonly ready: InspectedReady | null;
+}
+
+export interface InspectedElection {
+  readonly name: string;
+  readonly path: string;
+  /** First in line, or null when nobody takes part. */
+  readonly leader: InspectedNode | null;
+  /** The rest of the queue, in succession order. */
+  readonly followers: InspectedNode[];
+  readonly ready: InspectedReady | null;
+}
+
+/** Everything under a root, as `nestjs-zk-lock inspect --json` prints it. */
+export interface Inspection {
+  readonly version: typeof INSPECTION_VERSION;
+  readonly root: string;
+  /** When the reading started, ISO 8601. */
+  readonly at: string;
+  /** Sorted by name. */
+  readonly locks: InspectedLock[];
+  /** Sorted by name. */
+  readonly elections: InspectedElection[];
+}
+
+/**
+ * Reads every lock and election under `root` (or only those called `name`) without changing
+ * anything: it creates no node and sets no watch. Costs 2 listings, then per lock or election
+ * one listing and one read per queue node (plus one for its ready znode), all sent at once.
+ *
+ * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
+ * queue went through or close to it, never a node that was not there.
+ */
+export async function inspect(client: ZkClient, root: string, name?: string): Promise<Inspection> {
+  const at = new Date();
+  if (name !== undefined) validateLockName(name);
+  const lockNames = name === undefined ? await listChildren(client, `${root}/locks`) : [name];
+  const electionNames = name === undefined ? await listChildren(client, `${root}/elections`) : [name];
+  const [locks, elections] = await Promise.all([
+    Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime()))),
+    Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime()))),
+  ]);
+  return {
+    version: INSPECTION_VERSION,
+    root,
+    at: at.toISOString(),
+    locks: present(lockNames, locks).map(({ name: lock, queue }) => ({
+      name: lock,
+      path: queue.path,
+      holder: queue.nodes[0] ?? null,
+      waiters: queue.nodes.slice(1),
+      ready: queue.ready,
+    })),
+    elections: present(electionNames, elections).map(({ name: election, queue }) => ({
+      name: election,
+      path: queue.path,
+      leader: queue.nodes[0] ?? null,
+      followers: queue.nodes.slice(1),
+      ready: queue.ready,
+    })),
+  };
+}
+
+interface QueueReading {
+  readonly path: string;
+  readonly nodes: InspectedNode[];
+  readonly ready: InspectedReady | null;
+}
+
+/** Pairs names with their readings, drops directories that did not exist, sorts by name. */
+function present(names: readonly string[], readings: readonly (QueueReading | undefined)[]) {
+  return names
+    .map((name, i) => ({ name, queue: readings[i] }))
+    .filter((entry): entry is { name: string; queue: QueueReading } => entry.queue !== undefined)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Children of `path`; none when it does not exist (nothing was ever locked or elected there). */
+async function listChildren(client: ZkClient, path: string): Promise<string[]> {
+  try {
+    return (await client.getChildren(path)).children;
+  } catch (error) {
+    if (ZooKeeperError.is(error, 'NONODE')) return [];
+    throw error;
+  }
+}
+
+/** One queue in grant order, or undefined when its directory is gone (a container the server removed). */
+async function readQueue(client: ZkClient, dir: string, marker: QueueMarker, now: number): Promise<QueueReading | undefined> {
+  let children: string[];
+  try {
+    ({ children } = await client.getChildren(dir));
+  } catch (error) {
+    if (ZooKeeperError.is(error, 'NONODE')) return undefined;
+    throw error;
+  }
+  // Sorted by sequence, not by name: the uuid prefix breaks lexical order.
+  const queue = sortQueue(children, marker);
+  const [nodes, ready] = await Promise.all([
+    Promise.all(queue.map((node) => readNode(client, `${dir}/${node.name}`, node.name, node.sequence, now))),
+    children.includes('ready') ? readReady(client, dir) : Promise.resolve(null),
+  ]);
+  return { path: dir, nodes: nodes.filter((node): node is InspectedNode => node !== undefined), ready };
+}
+
+async function readNode(client: ZkClient, path: string, name: string, sequence: number, now: number): Promise<InspectedNode | undefined> {
+  try {
+    const { data, stat } = await client.getData(path);
+    return {
+      node: name,
+      sequence,
+      identity: data.length > 0 ? data.toString('utf8') : null,
+      sessionId: stat.ephemeralOwner,
+      createdAt: new Date(stat.ctime).toISOString(),
+      ageMs: Math.max(0, now - stat.ctime),
+      zxid: stat.czxid.toString(),
+    };
+  } catch (error) {
+    // Released (or its session ended) between the listing and this read: no longer in the queue.
+    if (ZooKeeperError.is(error, 'NONODE')) return undefined;
+    throw error;
+  }
+}
+
+async function readReady(client: ZkClient, dir: string): Promise<InspectedReady | null> {
+  try {
+    const current = await new ReadyState(client, dir).read();
+    if (!current) return null;
+    const { state, token, holder, since, checkpoint } = current.record;
+    const ready = { state, token, holder, since: new Date(since).toISOString() };
+    return 'checkpoint' in current.record ? { ...ready, checkpoint } : ready;
+  } catch (error) {
+    // Someone wrote something else into the ready znode: show it rather than fail the whole reading.
+    if (error instanceof CorruptStateError) return { state: 'corrupt', problem: error.problem };
+    throw error;
+  }
+}

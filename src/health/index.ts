@@ -1,0 +1,8 @@
+// The `nestjs-zk-lock/health` entry point: needs the optional peer dependency `@nestjs/terminus`,
+// which is why the main entry point does not export it.
+export {
+  ZkLockHealthIndicator,
+  type ZkLockElectionHealth,
+  type ZkLockHealthCheckOptions,
+  type ZkLockHealthDetails,
+} from './zk-lock.health-indicator.js';

@@ -1,0 +1,123 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import { ElectionClosedError } from '../errors/election-closed.error.js';
+import { LeaderService } from '../services/leader.service.js';
+import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
+import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import type { SessionState } from '../zookeeper/session-state.js';
+import { ZkSession } from '../zookeeper/zk-session.js';
+
+/** Options of one `ZkLockHealthIndicator.isHealthy()` check. */
+export interface ZkLockHealthCheckOptions {
+  /**
+   * Elections whose leadership to report, besides the module's default election (reported when
+   * the `election` module option is set). Name only elections this process takes part in: like
+   * `leaderService.election(name)`, naming one creates it. Leadership never affects the status.
+   */
+  readonly elections?: readonly string[];
+}
+
+/** Leadership of one election, as reported in `elections`. */
+export interface ZkLockElectionHealth {
+  /** This process leads the election right now. */
+  readonly isLeader: boolean;
+  /** This process is in the election's queue (false after `resign()`, before `join()`). */
+  readonly participating: boolean;
+}
+
+/** What the indicator reports under its key, next to terminus' `status`. */
+export interface ZkLockHealthDetails {
+  readonly [key: string]: unknown;
+  /** The session supervisor's state (`ZkSession.state`). */
+  readonly state: SessionState;
+  /** Hex id of the current session (the `ephemeralOwner` of its znodes), null before the first. */
+  readonly sessionId: string | null;
+  /** The session timeout the server granted (the requested one before the first connection). */
+  readonly sessionTimeoutMs: number;
+  /**
+   * Ms since the server last answered a request of this session (or accepted the connection);
+   * null without a connection handle. Pings are invisible to the client library, so an idle
+   * healthy session shows a growing value: a diagnostic, not a verdict.
+   */
+  readonly lastContactAgoMs: number | null;
+  /** Leadership per reported election. */
+  readonly elections: Readonly<Record<string, ZkLockElectionHealth>>;
+  /** Only while `suspended`: the connection dropped but the session may still be alive. */
+  readonly warning?: string;
+  /** Only when down: why. */
+  readonly message?: string;
+}
+
+/** Healthy: requests can be answered. */
+const UP_STATES: ReadonlySet<SessionState> = new Set(['connected', 'reconnected']);
+
+/** Why each down state is down. */
+const DOWN_REASONS: Partial<Record<SessionState, string>> = {
+  connecting: 'no ZooKeeper session established yet',
+  lost: 'disconnected long enough that the server may have expired the session: locks and leadership count as lost',
+  expired: 'the ZooKeeper session expired; a new one is being created',
+  closed: 'the ZooKeeper session is closed',
+};
+
+/**
+ * A `@nestjs/terminus` health indicator for the module's ZooKeeper session.
+ *
+ * - `up` while the session is `connected` or `reconnected`;
+ * - `up` with a `warning` while `suspended`: the connection dropped but the session is still
+ *   alive on the server (locks stay valid, waiters keep their place), and the client is trying the
+ *   other servers. Restarting the process then would only make things worse;
+ * - `down` when `lost` (the server may have expired the session: leases were revoked), `expired`,
+ *   `closed`, or `connecting` (no session yet).
+ *
+ * Leadership is reported (`elections`) but never makes the check fail: a follower is healthy.
+ * Needs `TerminusModule` in the module that provides it, and `ZkLockModule` visible there
+ * (`isGlobal: true`, or imported by that module).
+ */
+@Injectable()
+export class ZkLockHealthIndicator {
+  constructor(
+    private readonly healthIndicatorService: HealthIndicatorService,
+    private readonly session: ZkSession,
+    private readonly leaderService: LeaderService,
+    @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
+  ) {}
+
+  /** The session's health under `key` (default `zookeeper`). Synchronous inside: sends no request. */
+  async isHealthy<const Key extends string = 'zookeeper'>(
+    key: Key = 'zookeeper' as Key,
+    options: ZkLockHealthCheckOptions = {},
+  ): Promise<HealthIndicatorResult<Key>> {
+    const indicator = this.healthIndicatorService.check(key);
+    const state = this.session.state;
+    const details: ZkLockHealthDetails = {
+      state,
+      sessionId: this.session.sessionId ?? null,
+      sessionTimeoutMs: this.session.sessionTimeoutMs,
+      lastContactAgoMs: this.session.lastContactAgoMs ?? null,
+      elections: this.electionHealth(options.elections ?? []),
+    };
+    if (UP_STATES.has(state)) return indicator.up(details);
+    if (state === 'suspended') {
+      return indicator.up({ ...details, warning: 'connection to ZooKeeper lost; the session may still be alive and the client is reconnecting' });
+    }
+    return indicator.down({ ...details, message: DOWN_REASONS[state] ?? `ZooKeeper session ${state}` });
+  }
+
+  private electionHealth(extra: readonly string[]): Record<string, ZkLockElectionHealth> {
+    const names = new Set<string>(extra);
+    if (this.options.electionConfigured) names.add(this.options.election.name);
+    const result: Record<string, ZkLockElectionHealth> = {};
+    for (const name of [...names].sort()) {
+      let election: ReturnType<LeaderService['election']>;
+      try {
+        election = this.leaderService.election(name);
+      } catch (error) {
+        // Shutting down: LeaderService creates no new election, and one we never took part in has nothing to report.
+        if (error instanceof ElectionClosedError) continue;
+        throw error;
+      }
+      result[name] = { isLeader: election.isLeader, participating: election.isParticipating };
+    }
+    return result;
+  }
+}

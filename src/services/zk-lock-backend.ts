@@ -1,0 +1,37 @@
+import type { Provider } from '@nestjs/common';
+import type { ZkLockEventSink } from '../observability/event-sink.js';
+import { ZkLockEventHub } from '../observability/zk-lock-events.js';
+import type { Election, LockRecipe } from '../recipes/contracts.js';
+import { LockClient } from '../recipes/distributed-lock.js';
+import { LeaderElection, type LeaderElectionOptions } from '../recipes/leader-election.js';
+import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
+import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { ZkSession } from '../zookeeper/zk-session.js';
+
+/**
+ * What `LockService` and `LeaderService` run on: the module's locks and a factory of its
+ * elections. `ZkLockModule` provides the ZooKeeper recipes over its session; the testing module
+ * (`nestjs-zk-lock/testing`) provides in-memory ones. The services are the same either way.
+ */
+export interface ZkLockBackend {
+  readonly locks: LockRecipe;
+  createElection(options: LeaderElectionOptions): Election;
+}
+
+/** Injection token of the module's `ZkLockBackend`. */
+export const ZK_LOCK_BACKEND = Symbol('nestjs-zk-lock:backend');
+
+/** The ZooKeeper backend: `LockClient` and `LeaderElection` over one session. */
+export function zooKeeperBackend(session: ZkSessionClient, options: ResolvedZkLockOptions, events?: ZkLockEventSink): ZkLockBackend {
+  return {
+    locks: new LockClient(session, { root: options.root, identity: options.identity, events }),
+    createElection: (electionOptions) => new LeaderElection(session, { ...electionOptions, events }),
+  };
+}
+
+export const zkLockBackendProvider: Provider = {
+  provide: ZK_LOCK_BACKEND,
+  useFactory: (session: ZkSession, options: ResolvedZkLockOptions, events: ZkLockEventHub) => zooKeeperBackend(session, options, events),
+  inject: [ZkSession, ZK_LOCK_OPTIONS, ZkLockEventHub],
+};
