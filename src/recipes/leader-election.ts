@@ -146,9 +146,10 @@ export class LeaderElection implements Election {
   }
 
   /**
-   * Stops participating: reports false at once, tells running leader sections (their signal),
-   * waits for them (at most `drainTimeoutMs`), then deletes our node so the next participant
-   * leads at once. `join()` again to queue up at the back.
+   * Stops participating: reports false at once (no new leader sections start), lets running
+   * ones finish (at most `drainTimeoutMs`, then their signal aborts), then deletes our node so the
+   * next participant leads at once. A section that finished in time completes normally: the next
+   * leader runs no recovery for it. `join()` again to queue up at the back.
    */
   async resign(): Promise<void> {
     const participation = this.participation;
@@ -218,7 +219,7 @@ export class LeaderElection implements Election {
       logger: this.logger,
     });
     this.term = term;
-    const onAbort = () => term.end('resigned', true);
+    const onAbort = () => term.resign();
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort(); // resigned between the grant and now
     try {
@@ -226,9 +227,12 @@ export class LeaderElection implements Election {
       this.tracker.joinedAtHead();
       const end = await term.ended;
       if (end.nodeMayExist) {
+        // Running sections finish under our still-existing node; past the drain timeout they are
+        // told to stop (signal) and end with LeadershipLostError, leaving the state dirty.
         if (!(await this.work.drain(this.options.drainTimeoutMs ?? 10_000))) {
           this.logger.warn(`Leader sections of ${this.path} still running after the drain timeout; handing over anyway`);
         }
+        term.abandon('leadership was handed over');
         // The delete is what hands leadership over: send it before anything slower, like logging.
         const left = this.leave(entry);
         this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);

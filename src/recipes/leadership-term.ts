@@ -51,6 +51,8 @@ export class LeadershipTerm {
   private attempt = new AbortController();
   private tenure: AbortController | undefined;
   private tookOver = false;
+  /** The tenure of a resigned term whose sections may still be finishing. */
+  private finishing: AbortController | undefined;
   /** The take-over in flight: a new check joins it rather than running recovery a second time. */
   private takingOver: Promise<void> | undefined;
   private subscription: Subscription | undefined;
@@ -79,7 +81,32 @@ export class LeadershipTerm {
     if (this.phase === 'ended') this.subscription.unsubscribe(); // ended by the replayed state
   }
 
-  /** Ends the term from outside (resign); the node may still be ours. */
+  /**
+   * Ends the term voluntarily: reports false at once, but lets running leader sections finish
+   * (their signal stays quiet): our node still exists, so nobody else can lead until the caller
+   * deletes it. `abandon()` then, or any doubt about the session, aborts what still runs.
+   */
+  resign(): void {
+    if (this.phase === 'ended') return;
+    this.attempt.abort();
+    this.phase = 'ended';
+    const tenure = this.tenure;
+    this.tenure = undefined;
+    this.finishing = tenure;
+    if (tenure) this.hooks.report(undefined, 'resigned');
+    if (!tenure) this.subscription?.unsubscribe();
+    this.resolveEnded({ reason: 'resigned', nodeMayExist: true });
+  }
+
+  /** After a resignation: tells the sections still running that leadership is over. */
+  abandon(reason: string): void {
+    this.subscription?.unsubscribe();
+    const tenure = this.finishing;
+    this.finishing = undefined;
+    tenure?.abort(new LeadershipLostError(this.entry.dir, reason));
+  }
+
+  /** Ends the term from outside; the node may still be ours. */
   end(reason: string, nodeMayExist: boolean): void {
     if (this.phase === 'ended') return;
     this.attempt.abort();
@@ -90,6 +117,12 @@ export class LeadershipTerm {
   }
 
   private onState(change: SessionStateChange): void {
+    if (this.phase === 'ended') {
+      // Resigned, sections finishing: any doubt about the session ends them as it would a leader.
+      const doubtful = change.state === 'suspended' ? this.policy === 'immediate' : !isConnectedState(change.state) || change.sessionId !== this.entry.sessionId;
+      if (doubtful && change.state !== 'connecting') this.abandon(`leadership ended while resigning: session ${change.state}`);
+      return;
+    }
     switch (change.state) {
       case 'connected':
       case 'reconnected':

@@ -103,7 +103,39 @@ describe('leader recovery and guarded sections', () => {
     assert.equal((await readyRecord(k)).state, 'ready');
   });
 
-  it('resigning tells a running section; it ends with LeadershipLostError and the next leader recovers it', async () => {
+  it('resigning lets a running section finish within the drain: it completes, and the next leader recovers nothing', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const b = k.election(await k.session(), 'B');
+    const calls = recordingHandler(b);
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    let finish!: () => void;
+    let running = false;
+    const work = a.runAsLeader(async (section) => {
+      await section.checkpoint('started');
+      running = true;
+      await new Promise<void>((resolve) => (finish = resolve));
+      return section.signal.aborted ? 'told to stop' : 'finished';
+    });
+    await waitFor(() => running, { timeoutMs: 5000, message: 'section running' });
+    const ra = new Recorder(a.isLeader$);
+    const resigned = a.resign();
+    await ra.next(false); // reported at once, before the section ends
+    assert.equal(a.isLeader, false);
+    assert.equal(await a.runAsLeader(() => 'new work'), undefined, 'no new section starts while resigning');
+    assert.equal(b.isLeader, false, 'nobody else leads while our section finishes');
+    finish();
+    assert.equal(await withTimeout(work, 5000, 'section did not end'), 'finished');
+    await withTimeout(resigned, 5000, 'resign() did not finish');
+    await new Recorder(b.isLeader$).next(true);
+    assert.equal(calls.length, 0, 'a section that finished in time needs no repair');
+    assert.equal((await readyRecord(k)).state, 'ready');
+  });
+
+  it('resigning aborts a section that outlives the drain; it ends with LeadershipLostError and the next leader recovers it', async () => {
     const k = newKit();
     const a = k.election(await k.session(), 'A');
     const b = k.election(await k.session(), 'B');

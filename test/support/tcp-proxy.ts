@@ -6,7 +6,7 @@
  *   dialing upstream (the client's handshake times out), and a side that closes during the cut is
  *   not propagated to the other side until `restore()`, as neither FIN nor RST crosses a partition.
  *   Like TCP after a partition heals, bytes sent during the cut are delivered on `restore()`.
- * - `reset()` destroys every current connection with RST: an immediate disconnect on both sides.
+ * - `reset()` closes every current connection at once: an immediate disconnect on both sides.
  * - `refuse(true)` resets every new connection at once (a server that is down), until `refuse(false)`.
  */
 import net from 'node:net';
@@ -66,12 +66,12 @@ export class TcpProxy {
     }
   }
 
-  /** Destroy all current connections with RST (both sides see an immediate disconnect). */
+  /** Close all current connections at once (both sides see an immediate disconnect). */
   reset(): void {
-    for (const pair of this.pairs) this.destroy(pair, true);
+    for (const pair of this.pairs) this.destroy(pair);
   }
 
-  /** While on, new connections are reset as soon as they are accepted. */
+  /** While on, new connections are closed as soon as they are accepted. */
   refuse(on = true): void { this.refusing = on; }
 
   async close(): Promise<void> {
@@ -83,7 +83,7 @@ export class TcpProxy {
 
   private accept(client: net.Socket): void {
     client.on('error', () => undefined); // peers vanish all the time in fault tests
-    if (this.refusing) { rst(client); return; }
+    if (this.refusing) { closeNow(client); return; }
     client.setNoDelay(true);
     const pair: Pair = { client };
     this.pairs.add(pair);
@@ -118,17 +118,20 @@ export class TcpProxy {
     else this.destroy(pair);
   }
 
-  private destroy(pair: Pair, withReset = false): void {
+  private destroy(pair: Pair): void {
     this.pairs.delete(pair);
     for (const socket of [pair.client, pair.upstream]) {
-      if (!socket || socket.destroyed) continue;
-      if (withReset) rst(socket);
-      else socket.destroy();
+      if (socket && !socket.destroyed) closeNow(socket);
     }
   }
 }
 
-/** Close with RST rather than FIN where possible. */
-function rst(socket: net.Socket): void {
-  try { socket.resetAndDestroy(); } catch { socket.destroy(); }
+/**
+ * Closes at once. Not `resetAndDestroy()`: on Node 20 a socket reset that way can leave a libuv
+ * request pending forever, and the process then spins in its exit cleanup instead of exiting
+ * (seen as test files that finish and never end). A FIN tells the ZooKeeper client just as fast
+ * that the connection is gone.
+ */
+function closeNow(socket: net.Socket): void {
+  socket.destroy();
 }
