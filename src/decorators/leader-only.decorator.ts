@@ -38,6 +38,8 @@ export function LeaderOnly(election?: string): MethodDecorator {
       injectedInto.add(target);
     }
     const original = descriptor.value as (...args: unknown[]) => unknown;
+    // One debug line when a follower starts skipping, not one per scheduled call.
+    let skipping = false;
     const wrapper = function (this: Record<symbol, unknown>, ...args: unknown[]) {
       const leaderService = this?.[LEADER_SERVICE_PROPERTY];
       if (!(leaderService instanceof LeaderService)) {
@@ -46,9 +48,11 @@ export function LeaderOnly(election?: string): MethodDecorator {
       }
       const elected = leaderService.election(election);
       if (!elected.isLeader) {
-        logger.debug(`${where} skipped: this process does not lead election "${elected.name}"`);
+        if (!skipping) logger.debug(`${where} skipped (and skipped silently until this process leads): it does not lead election "${elected.name}"`);
+        skipping = true;
         return Promise.resolve(undefined);
       }
+      skipping = false;
       return leaderService.runAsLeader(() => original.apply(this, args), elected.name);
     };
     Object.defineProperty(wrapper, 'name', { value: original.name });

@@ -10,9 +10,10 @@ import { ZkSession } from '../zookeeper/zk-session.js';
 /** Options of one `ZkLockHealthIndicator.isHealthy()` check. */
 export interface ZkLockHealthCheckOptions {
   /**
-   * Elections whose leadership to report, besides the module's default election (reported when
-   * the `election` module option is set). Name only elections this process takes part in: like
-   * `leaderService.election(name)`, naming one creates it. Leadership never affects the status.
+   * Elections whose leadership to report besides those this process already knows (every
+   * election LeaderService has created, and the default one when the `election` module option is
+   * set). Like `leaderService.election(name)`, naming one creates it. Leadership never affects
+   * the status.
    */
   readonly elections?: readonly string[];
 }
@@ -104,7 +105,8 @@ export class ZkLockHealthIndicator {
   }
 
   private electionHealth(extra: readonly string[]): Record<string, ZkLockElectionHealth> {
-    const names = new Set<string>(extra);
+    // Every election this process knows, plus any the caller names (which creates and joins them).
+    const names = new Set<string>([...this.leaderService.electionNames(), ...extra]);
     if (this.options.electionConfigured) names.add(this.options.election.name);
     const result: Record<string, ZkLockElectionHealth> = {};
     for (const name of [...names].sort()) {

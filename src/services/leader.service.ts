@@ -61,6 +61,16 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
     return election;
   }
 
+  /** Names of the elections this service knows (created by use, decorators or configuration). */
+  electionNames(): string[] {
+    return [...this.elections.keys()];
+  }
+
+  /** Default election: the fencing token of this process's leadership, while it leads. */
+  get token(): bigint | undefined {
+    return this.election().token;
+  }
+
   /** Default election: whether this process leads (replays, distinct, completes on shutdown). */
   get isLeader$(): Observable<boolean> {
     return this.election().isLeader$;

@@ -119,7 +119,7 @@ describe('ZkLockHealthIndicator', () => {
     }
   });
 
-  it('reports the leadership of the elections it is asked about, and is down once closed', async () => {
+  it('reports the leadership of every election this process knows, and of those named, and is down once closed', async () => {
     const root = randomRoot();
     app = await Test.createTestingModule({
       imports: [TerminusModule.forRoot({ logger: false }), ZkLockModule.forRoot({ connect: sharedConnectString(), root, sessionTimeoutMs: 4000 })],
@@ -133,11 +133,12 @@ describe('ZkLockHealthIndicator', () => {
     const reports = leaders.election('reports');
     await waitFor(() => reports.isLeader, { message: 'leads "reports"' });
 
-    const none = (await indicator.isHealthy()).zookeeper;
-    assert.deepEqual(none.elections, {}, 'no election configured, none named: none reported');
-    const named = (await indicator.isHealthy('zookeeper', { elections: ['reports'] })).zookeeper;
+    const known = (await indicator.isHealthy()).zookeeper;
+    assert.deepEqual(known.elections, { reports: { isLeader: true, participating: true } }, 'every election this process knows, unasked');
+    const named = (await indicator.isHealthy('zookeeper', { elections: ['reports', 'audit'] })).zookeeper;
     assert.equal(named.status, 'up');
-    assert.deepEqual(named.elections, { reports: { isLeader: true, participating: true } });
+    assert.deepEqual(Object.keys(named.elections), ['audit', 'reports'], 'a named election is added (and created)');
+    assert.deepEqual(named.elections.reports, { isLeader: true, participating: true });
 
     await app.close();
     app = undefined;
@@ -145,7 +146,10 @@ describe('ZkLockHealthIndicator', () => {
     assert.equal(closed.status, 'down');
     assert.equal(closed.state, 'closed');
     assert.equal(closed.lastContactAgoMs, null);
-    assert.deepEqual(closed.elections, { reports: { isLeader: false, participating: false } });
+    assert.deepEqual(closed.elections, {
+      audit: { isLeader: false, participating: false },
+      reports: { isLeader: false, participating: false },
+    });
   });
 
   it('is published as nestjs-zk-lock/health, and the main entry point never loads @nestjs/terminus', async () => {
