@@ -1,9 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { TerminusModule } from '@nestjs/terminus';
+import { ZkLockHealthIndicator } from '../../src/health/index.js'; // your app: from 'nestjs-zk-lock/health'
 import { ZkLockModule } from '../../src/index.js'; // your app: from 'nestjs-zk-lock'
 import { ClusterController } from './cluster.controller.js';
 import { APP_CONFIG, type AppConfig } from './config.js';
 import { EventLog } from './events.js';
+import { HealthController } from './health.controller.js';
 import { Ledger } from './ledger.js';
 import { SettlementBatch } from './settlement.batch.js';
 import { SettlementScheduler } from './settlement.scheduler.js';
@@ -16,6 +19,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ScheduleModule.forRoot(),
+        TerminusModule.forRoot({ logger: false }),
         ZkLockModule.forRoot({
           connect: config.connect,
           root: config.root,
@@ -27,8 +31,8 @@ export class AppModule {
           drainTimeoutMs: 5_000,
         }),
       ],
-      controllers: [TransfersController, ClusterController],
-      providers: [{ provide: APP_CONFIG, useValue: config }, EventLog, Ledger, SettlementBatch, SettlementScheduler],
+      controllers: [TransfersController, ClusterController, HealthController],
+      providers: [{ provide: APP_CONFIG, useValue: config }, EventLog, Ledger, SettlementBatch, SettlementScheduler, ZkLockHealthIndicator],
     };
   }
 }

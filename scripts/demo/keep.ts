@@ -33,6 +33,8 @@ export async function keepRunning({ narrator, stream, replicas, restart, zookeep
   const json = `-H 'content-type: application/json'`;
   const tries: [string, string][] = [
     ["who leads, the election queue, the locks this replica holds", `curl -s ${replicas[0]!.url}/status`],
+    ['the terminus health check (session state, leadership)', `curl -s ${replicas[0]!.url}/health`],
+    ['every lock and election, from ZooKeeper', `node build/src/cli/main.js inspect --connect ${zookeeper.connect} --root ${zookeeper.root}`],
     ['a transfer (any replica)', `curl -s -X POST ${replicas[1]!.url}/transfers ${json} -d '{"account":"alice","amount":10}'`],
     [`a settlement batch (the leader, ${leaderReplica.name}, runs it; followers answer 409)`, `curl -s -X POST ${leaderReplica.url}/batches ${json} -d '{"batch":"mine"}'`],
     ['crash the leader: another leads after the session timeout', `kill -9 ${leaderReplica.pid}`],

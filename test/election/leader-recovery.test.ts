@@ -34,6 +34,19 @@ async function readyRecord(k: Kit): Promise<{ state: string; token: string; hold
   return JSON.parse((await admin.getData(`${k.root}/elections/e/ready`)).data.toString('utf8'));
 }
 
+/** A leads, B queues behind it and records the recoveries it runs. */
+async function leaderAThenB() {
+  const k = newKit();
+  const a = k.election(await k.session(), 'A');
+  const b = k.election(await k.session(), 'B');
+  const calls = recordingHandler(b);
+  a.join();
+  await new Recorder(a.isLeader$).next(true);
+  b.join();
+  await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+  return { k, a, b, calls };
+}
+
 describe('leader recovery and guarded sections', () => {
   it('recovers an interrupted predecessor before reporting leadership, exactly once; a failing handler is retried with back-off meanwhile', async () => {
     const k = newKit();
@@ -104,14 +117,7 @@ describe('leader recovery and guarded sections', () => {
   });
 
   it('resigning lets a running section finish within the drain: it completes, and the next leader recovers nothing', async () => {
-    const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const b = k.election(await k.session(), 'B');
-    const calls = recordingHandler(b);
-    a.join();
-    await new Recorder(a.isLeader$).next(true);
-    b.join();
-    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const { a, b, calls, k } = await leaderAThenB();
     let finish!: () => void;
     let running = false;
     const work = a.runAsLeader(async (section) => {
@@ -136,15 +142,7 @@ describe('leader recovery and guarded sections', () => {
   });
 
   it('resigning aborts a section that outlives the drain; it ends with LeadershipLostError and the next leader recovers it', async () => {
-    const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const b = k.election(await k.session(), 'B');
-    const calls = recordingHandler(b);
-    const ra = new Recorder(a.isLeader$);
-    a.join();
-    await ra.next(true);
-    b.join();
-    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const { a, b, calls, k } = await leaderAThenB();
     let sawAbort: unknown;
     let waiting = false;
     const work = a.runAsLeader(async (section) => {
