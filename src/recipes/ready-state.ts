@@ -153,7 +153,17 @@ export class GuardedSection {
 
   private async update(record: ReadyRecord): Promise<void> {
     try {
-      this.version = await this.state.write(record, this.version);
+      try {
+        this.version = await this.state.write(record, this.version);
+      } catch (error) {
+        if (!ZooKeeperError.is(error, 'BADVERSION')) throw error;
+        // An earlier write of ours may have been applied although its reply was lost (connection
+        // loss): the record then carries our token at a newer version. Only this section writes
+        // under our token, so that version is ours to continue from; any other token is not.
+        const current = await this.state.read();
+        if (current?.record.token !== this.record.token) throw error;
+        this.version = await this.state.write(record, current.version);
+      }
       this.record = record;
     } catch (error) {
       if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {

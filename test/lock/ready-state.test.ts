@@ -1,0 +1,70 @@
+/**
+ * The ready znode's versioned writes around a lost reply: a checkpoint whose reply never came
+ * back (CONNECTIONLOSS after the server applied it) must not make the holder believe it lost the
+ * lock, while a write by a newer holder still must. Real ZooKeeper; the lost reply is injected by
+ * a FaultySession after the server answered.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LockLostError } from '../../src/errors/lock-lost.error.js';
+import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { ReadyState } from '../../src/recipes/ready-state.js';
+import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
+import { openSession, sharedConnect, testRoot } from './lock-test-kit.js';
+
+describe('ready state writes whose reply was lost', () => {
+  let session: ZkSession;
+  before(async () => {
+    session = await openSession(sharedConnect());
+  });
+  after(() => session.close());
+
+  async function dirtySection(faulty: FaultySession, token: bigint) {
+    const dir = testRoot();
+    await session.create(dir, null, 'persistent');
+    const state = new ReadyState(faulty, dir);
+    return { dir, state, section: await state.enter({ token, holder: 'me' }, undefined) };
+  }
+
+  /** The next setData is applied by the server, but its caller is told CONNECTIONLOSS. */
+  function loseNextSetDataReply(faulty: FaultySession): void {
+    faulty.after('setData', (request, outcome): Outcome => {
+      assert.equal(outcome.ok, true, 'the server applied the write');
+      return { ok: false, error: connectionLoss('setData', request.path) };
+    }, 1);
+  }
+
+  it('continues after a checkpoint whose reply was lost, and completes', async () => {
+    const faulty = new FaultySession(session);
+    const { state, section } = await dirtySection(faulty, 10n);
+    loseNextSetDataReply(faulty);
+    await assert.rejects(section.checkpoint({ step: 1 }), (error) => ZooKeeperError.is(error, 'CONNECTIONLOSS'));
+    assert.deepEqual((await state.read())!.record.checkpoint, { step: 1 }, 'the lost write was applied');
+    await section.checkpoint({ step: 2 });
+    assert.deepEqual((await state.read())!.record.checkpoint, { step: 2 });
+    await section.complete();
+    assert.equal((await state.read())!.record.state, 'ready');
+  });
+
+  it('completes when the reply of the completing write itself was lost and it is retried', async () => {
+    const faulty = new FaultySession(session);
+    const { state, section } = await dirtySection(faulty, 11n);
+    loseNextSetDataReply(faulty);
+    await assert.rejects(section.complete(), (error) => ZooKeeperError.is(error, 'CONNECTIONLOSS'));
+    await section.complete();
+    const { record } = (await state.read())!;
+    assert.equal(record.state, 'ready');
+    assert.equal(record.token, '11');
+  });
+
+  it('still reports LockLostError when a newer holder wrote in between', async () => {
+    const faulty = new FaultySession(session);
+    const { dir, section } = await dirtySection(faulty, 12n);
+    loseNextSetDataReply(faulty);
+    await assert.rejects(section.checkpoint({ step: 1 }), (error) => ZooKeeperError.is(error, 'CONNECTIONLOSS'));
+    await new ReadyState(session, dir).enter({ token: 13n, holder: 'newer' }, () => undefined);
+    await assert.rejects(section.checkpoint({ step: 2 }), LockLostError);
+    await assert.rejects(section.complete(), LockLostError);
+  });
+});
