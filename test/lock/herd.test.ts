@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { ensurePath } from '../../src/recipes/ensure-path.js';
 import type { Lease } from '../../src/recipes/lease.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { FaultySession } from '../support/faulty-session.js';
@@ -43,7 +44,10 @@ describe('no herd effect', () => {
     const root = testRoot();
     const faulty = new FaultySession(observer);
     const locks = new LockClient(faulty, { root });
-    await (await locks.acquire('cost')).release(); // creates the lock dir: not part of the steady state
+    // The lock dir, persistent: as an empty container the server's container manager could remove
+    // it between the two cycles, and the measured acquire would pay for recreating it.
+    await ensurePath(observer, locks.pathOf('cost'), 'persistent');
+    await (await locks.acquire('cost')).release(); // warm: not part of the steady state
     const before = faulty.sent.length;
     const watches = await settledWatches();
     await (await locks.acquire('cost')).release();

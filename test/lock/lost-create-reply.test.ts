@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { ensurePath } from '../../src/recipes/ensure-path.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
@@ -94,7 +95,9 @@ describe('a create whose reply is lost', () => {
     const locks = new LockClient(faulty, { root });
     const dir = locks.pathOf('lost-reply');
     const oldSessionId = faulty.sessionId;
-    await (await new LockClient(observer, { root }).acquire('lost-reply')).release(); // the directory exists
+    // The directory exists, and as a persistent node: the server's container manager (every 60 s)
+    // must not remove it while it is empty, or a create would meet NONODE and be sent twice.
+    await ensurePath(observer, dir, 'persistent');
 
     const acquiring = locks.acquire('lost-reply');
     const path = await withTimeout(created, 5000, 'the create was not sent');
