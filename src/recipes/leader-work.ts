@@ -110,7 +110,7 @@ export class LeaderWork {
     return job;
   }
 
-  /** Waits (at most `timeoutMs`) for running sections, which the tenure signal has told to stop. True when none is left. */
+  /** Waits (at most `timeoutMs`) for running sections to finish. True when none is left. */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.running.size === 0) return true;
     let timer: NodeJS.Timeout | undefined;

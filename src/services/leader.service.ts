@@ -24,7 +24,7 @@ import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
  * `@OnLeaderRecovery`, those asked for in constructors or `onModuleInit`) joins on
  * `onApplicationBootstrap`, later ones as soon as they are asked for (unless `joinOnBootstrap` is
  * false: then each joins on `join()`). On shutdown each election stops reporting leadership, gives
- * its running leader sections `drainTimeoutMs` to stop, and deletes its node, so the next process
+ * its running leader sections `drainTimeoutMs` to finish, and deletes its node, so the next process
  * leads at once; `isLeader$` completes; the module closes the session after that.
  *
  * Recovery: `onRecovery(handler)` here or on `election(name)`, or a provider method decorated with
