@@ -9,7 +9,7 @@ export { HeldLock } from './services/held-lock.js';
 export { WithLock, type LockNameSource, type WithLockDecoratorOptions } from './decorators/with-lock.decorator.js';
 export { Lease } from './recipes/lease.js';
 export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/distributed-lock.js';
-export type { InterruptedSection, RecoveryHandler } from './recipes/ready-state.js';
+export type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from './recipes/ready-state.js';
 export { LeaderService } from './services/leader.service.js';
 export { LeaderOnly } from './decorators/leader-only.decorator.js';
 export { OnLeaderRecovery } from './decorators/on-leader-recovery.decorator.js';

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
-import type { InterruptedSection } from '../recipes/ready-state.js';
+import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
 import { copyMetadata, describeMethod } from './copy-metadata.js';
@@ -11,7 +11,8 @@ export type LockNameSource = string | ((...args: any[]) => string);
 export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover' | 'signal'> {
   /**
    * Name of a method of the same class that repairs what an interrupted holder left behind;
-   * it receives the `InterruptedSection`. Makes the lock guarded (see README "Recovery").
+   * it receives the `InterruptedSection` and the new holder (`{ token }`, to fence the repair's
+   * writes). Makes the lock guarded (see README "Recovery").
    */
   readonly recover?: string;
 }
@@ -55,7 +56,8 @@ export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions
         return Promise.reject(new DecoratorMisuseError('WithLock', where, 'called on an instance without LockService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
       }
       const lockName = typeof name === 'string' ? name : name(...args);
-      const recover = recoverName === undefined ? undefined : (interrupted: InterruptedSection) => (this[recoverName] as (i: InterruptedSection) => unknown).call(this, interrupted);
+      const recover: RecoveryHandler | undefined =
+        recoverName === undefined ? undefined : (interrupted, successor) => (this[recoverName] as RecoveryHandler).call(this, interrupted, successor);
       return lockService.withLock(lockName, () => original.apply(this, args), { ...options, recover });
     };
     Object.defineProperty(wrapper, 'name', { value: original.name });

@@ -88,9 +88,9 @@ export class LockClient implements LockRecipe {
    */
   enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle> {
     const dir = this.pathOf(name);
-    return new ReadyState(this.session, dir).enter(owner, async (interrupted) => {
+    return new ReadyState(this.session, dir).enter(owner, async (interrupted, successor) => {
       try {
-        await recover(interrupted);
+        await recover(interrupted, successor);
       } catch (error) {
         this.reportRecovery(name, dir, owner.token, interrupted, { error });
         throw error;

@@ -188,7 +188,7 @@ export class LeaderWork {
       return;
     }
     try {
-      await handler(section);
+      await handler(section, { token });
     } catch (error) {
       this.reportRecovery(section, token, 'failed', { error });
       throw new RecoveryFailedError(this.ready.path, error);

@@ -6,7 +6,7 @@ import type { ZkClient } from '../zookeeper/zk-client.js';
 import { znodePaths } from './znode-paths.js';
 
 /** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
-export interface InterruptedSection {
+export interface InterruptedSection<Checkpoint = unknown> {
   /** Identity of the holder that did not finish. */
   readonly holder: string;
   /** Its fencing token. */
@@ -14,11 +14,16 @@ export interface InterruptedSection {
   /** When it entered the section (epoch ms). */
   readonly since: number;
   /** The last value it passed to `checkpoint()`, if any. */
-  readonly checkpoint: unknown;
+  readonly checkpoint: Checkpoint | undefined;
+}
+
+/** The holder (or leader) that runs a recovery: its repair's writes should carry this fencing token. */
+export interface RecoverySuccessor {
+  readonly token: bigint;
 }
 
 /** Repairs what an interrupted holder left half-done. Runs before the new section; may be retried if it throws. */
-export type RecoveryHandler = (interrupted: InterruptedSection) => unknown;
+export type RecoveryHandler = (interrupted: InterruptedSection, successor: RecoverySuccessor) => unknown;
 
 /** The owner of a section: the holder's fencing token and identity. */
 export interface SectionOwner {
@@ -79,7 +84,7 @@ export class ReadyState {
         };
         if (recover) {
           try {
-            await recover(interrupted);
+            await recover(interrupted, { token: owner.token });
           } catch (error) {
             throw new RecoveryFailedError(this.path, error);
           }

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { LEADER_ONLY_METADATA, type LeaderOnlyMetadata } from '../decorators/leader-only.decorator.js';
 import { ON_LEADER_RECOVERY_METADATA, type OnLeaderRecoveryMetadata } from '../decorators/on-leader-recovery.decorator.js';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
-import type { InterruptedSection } from '../recipes/ready-state.js';
+import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { LeaderService } from './leader.service.js';
 
 /**
@@ -41,7 +41,7 @@ export class LeaderRecoveryExplorer implements OnModuleInit {
           throw new DecoratorMisuseError('OnLeaderRecovery', where, `election "${election.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
         }
         registered.set(election.name, where);
-        election.onRecovery((interrupted: InterruptedSection) => (method as (i: InterruptedSection) => unknown).call(instance, interrupted));
+        election.onRecovery((interrupted, successor) => (method as RecoveryHandler).call(instance, interrupted, successor));
       }
     }
   }

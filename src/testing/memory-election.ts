@@ -189,7 +189,7 @@ export class MemoryElection implements Election {
       return this.report({ ...base, outcome: 'unhandled' });
     }
     try {
-      await handler(interrupted);
+      await handler(interrupted, { token });
     } catch (error) {
       this.report({ ...base, outcome: 'failed', error });
       throw error;

@@ -76,9 +76,9 @@ export class MemoryLocks implements LockRecipe {
   enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle> {
     const queue = this.queueOf(name);
     queue.ready ??= new MemoryReadyState(queue.path);
-    return queue.ready.enter(owner, async (interrupted) => {
+    return queue.ready.enter(owner, async (interrupted, successor) => {
       try {
-        await recover(interrupted);
+        await recover(interrupted, successor);
       } catch (error) {
         this.reportRecovery(name, owner.token, interrupted, { error });
         throw error;

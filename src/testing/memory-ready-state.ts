@@ -79,7 +79,7 @@ export class MemoryReadyState {
     const interrupted = this.interrupted;
     if (!interrupted || !recover) return interrupted;
     try {
-      await recover(interrupted);
+      await recover(interrupted, { token: owner.token });
     } catch (error) {
       throw new RecoveryFailedError(this.path, error);
     }

@@ -21,9 +21,9 @@ const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
 
 /** A recovery handler that records each call, whether its election reported leadership meanwhile, and can fail. */
 function recordingHandler(election: LeaderElection, failures = 0) {
-  const calls: { interrupted: InterruptedSection; leading: boolean; seq: number }[] = [];
-  election.onRecovery((interrupted) => {
-    calls.push({ interrupted, leading: election.isLeader, seq: currentSeq() });
+  const calls: { interrupted: InterruptedSection; successor: { token: bigint }; leading: boolean; seq: number }[] = [];
+  election.onRecovery((interrupted, successor) => {
+    calls.push({ interrupted, successor, leading: election.isLeader, seq: currentSeq() });
     if (calls.length <= failures) throw new Error(`repair failed (${calls.length})`);
   });
   return calls;
@@ -162,6 +162,8 @@ describe('leader recovery and guarded sections', () => {
     await new Recorder(b.isLeader$).next(true);
     assert.equal(calls.length, 1);
     assert.equal(calls[0]!.interrupted.checkpoint, 'started');
+    assert.equal(calls[0]!.successor.token, b.token, 'the handler learns the new leader\'s token, to fence its repair');
+    assert.ok(calls[0]!.successor.token > calls[0]!.interrupted.token);
   });
 
   it('fences a leader that did not know it was replaced: its next versioned write fails with LeadershipLostError', async () => {

@@ -58,6 +58,18 @@ describe('ready state writes whose reply was lost', () => {
     assert.equal(record.token, '11');
   });
 
+  it('hands the recovery handler the interrupted holder and the new holder\'s token', async () => {
+    const faulty = new FaultySession(session);
+    const { dir, section } = await dirtySection(faulty, 14n);
+    await section.checkpoint({ step: 3 });
+    const seen: unknown[] = [];
+    await new ReadyState(session, dir).enter({ token: 15n, holder: 'next' }, (interrupted, successor) => void seen.push(interrupted, successor));
+    assert.equal(seen.length, 2);
+    assert.deepEqual((seen[0] as { checkpoint: unknown; token: bigint; holder: string }).checkpoint, { step: 3 });
+    assert.equal((seen[0] as { token: bigint }).token, 14n);
+    assert.deepEqual(seen[1], { token: 15n });
+  });
+
   it('still reports LockLostError when a newer holder wrote in between', async () => {
     const faulty = new FaultySession(session);
     const { dir, section } = await dirtySection(faulty, 12n);
