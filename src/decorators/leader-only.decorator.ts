@@ -1,8 +1,8 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LeaderService } from '../services/leader.service.js';
-import { copyMetadata, describeMethod } from './copy-metadata.js';
+import { copyMetadata, describeMethod, injectOnce, instanceMethod } from './method-decorator.js';
 
 export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
 /** Property under which Nest injects LeaderService into classes that use @LeaderOnly. */
@@ -13,7 +13,6 @@ export interface LeaderOnlyMetadata {
   readonly election: string | undefined;
 }
 
-const injectedInto = new WeakSet<object>();
 const logger = new Logger('ZkLock');
 
 /**
@@ -30,14 +29,9 @@ export function LeaderOnly(election?: string): MethodDecorator {
   if (election !== undefined) validateLockName(election);
   return (target, key, descriptor) => {
     const where = describeMethod(target, key);
-    if (typeof target === 'function') throw new DecoratorMisuseError('LeaderOnly', where, 'static methods cannot be leader-only (no instance to inject LeaderService into)');
-    if (!descriptor || typeof descriptor.value !== 'function') throw new DecoratorMisuseError('LeaderOnly', where, 'only methods can be leader-only');
+    const original = instanceMethod('LeaderOnly', target, key, descriptor, 'static methods cannot be leader-only (no instance to inject LeaderService into)', 'leader-only');
 
-    if (!injectedInto.has(target)) {
-      Inject(LeaderService)(target, LEADER_SERVICE_PROPERTY);
-      injectedInto.add(target);
-    }
-    const original = descriptor.value as (...args: unknown[]) => unknown;
+    injectOnce(LeaderService, target, LEADER_SERVICE_PROPERTY);
     // One debug line when a follower starts skipping, not one per scheduled call.
     let skipping = false;
     const wrapper = function (this: Record<symbol, unknown>, ...args: unknown[]) {

@@ -1,6 +1,5 @@
-import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
-import { describeMethod } from './copy-metadata.js';
+import { instanceMethod } from './method-decorator.js';
 
 export const ON_LEADER_RECOVERY_METADATA = 'nestjs-zk-lock:on_leader_recovery';
 
@@ -14,16 +13,14 @@ export interface OnLeaderRecoveryMetadata {
  * module's default election). It receives the `InterruptedSection` (holder, token, last
  * checkpoint) of a leader that died mid-section, and runs in the process that leads next, before
  * that process reports leadership; if it throws, it is retried with back-off. Discovered at
- * module init; one handler per election (a second one fails start-up with `DecoratorMisuseError`).
+ * module init; one handler per election (a second one fails start-up with a `DecoratorMisuseError`).
  */
 export function OnLeaderRecovery(election?: string): MethodDecorator {
   if (election !== undefined) validateLockName(election);
   return (target, key, descriptor) => {
-    const where = describeMethod(target, key);
-    if (typeof target === 'function') throw new DecoratorMisuseError('OnLeaderRecovery', where, 'static methods cannot be recovery handlers (Nest discovers instance methods)');
-    if (!descriptor || typeof descriptor.value !== 'function') throw new DecoratorMisuseError('OnLeaderRecovery', where, 'only methods can be recovery handlers');
+    const method = instanceMethod('OnLeaderRecovery', target, key, descriptor, 'static methods cannot be recovery handlers (Nest discovers instance methods)', 'recovery handlers');
     const metadata: OnLeaderRecoveryMetadata = { election };
-    Reflect.defineMetadata(ON_LEADER_RECOVERY_METADATA, metadata, descriptor.value);
+    Reflect.defineMetadata(ON_LEADER_RECOVERY_METADATA, metadata, method);
     return descriptor;
   };
 }

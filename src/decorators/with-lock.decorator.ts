@@ -1,9 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
-import { copyMetadata, describeMethod } from './copy-metadata.js';
+import { copyMetadata, describeMethod, injectOnce, instanceMethod } from './method-decorator.js';
 
 /** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
 export type LockNameSource = string | ((...args: any[]) => string);
@@ -28,8 +27,6 @@ export const LOCK_SERVICE_PROPERTY = Symbol('nestjs-zk-lock:lock-service');
  * so a class used without `ZkLockModule` fails at start-up with Nest's missing-dependency error.
  * Composes with `@Cron` / `@Interval` in either order.
  */
-const injectedInto = new WeakSet<object>();
-
 export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions = {}): MethodDecorator {
   if (typeof name === 'string') validateLockName(name);
   else if (typeof name !== 'function') throw new DecoratorMisuseError('WithLock', 'a method', 'the lock name must be a string or a function of the arguments');
@@ -37,18 +34,13 @@ export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions
   validateWithLockOptions({ ...options, recover: undefined });
   return (target, key, descriptor) => {
     const where = describeMethod(target, key);
-    if (typeof target === 'function') throw new DecoratorMisuseError('WithLock', where, 'static methods cannot be locked (no instance to inject LockService into)');
-    if (!descriptor || typeof descriptor.value !== 'function') throw new DecoratorMisuseError('WithLock', where, 'only methods can be locked');
+    const original = instanceMethod('WithLock', target, key, descriptor, 'static methods cannot be locked (no instance to inject LockService into)', 'locked');
     const recoverName = options.recover;
     if (recoverName !== undefined && typeof (target as Record<string, unknown>)[recoverName] !== 'function') {
       throw new DecoratorMisuseError('WithLock', where, `recover names "${recoverName}", which is not a method of the class`);
     }
 
-    if (!injectedInto.has(target)) {
-      Inject(LockService)(target, LOCK_SERVICE_PROPERTY);
-      injectedInto.add(target);
-    }
-    const original = descriptor.value as (...args: unknown[]) => unknown;
+    injectOnce(LockService, target, LOCK_SERVICE_PROPERTY);
     const wrapper = function (this: Record<symbol | string, unknown>, ...args: unknown[]) {
       const lockService = this?.[LOCK_SERVICE_PROPERTY];
       if (!(lockService instanceof LockService)) {
