@@ -3,7 +3,7 @@ import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { validateLockName } from './recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
-import type { ZkAuth } from './zookeeper/types.js';
+import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
 
 const LOG_LEVELS: readonly ClientLogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
@@ -16,12 +16,14 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
   if (options === null || typeof options !== 'object') {
     throw new InvalidOptionsError('options', 'expected an object with at least `connect`');
   }
+  const auth = validateAuth(options.auth);
   return {
     connect: validateConnectString(options.connect),
     root: validateZnodePath('root', options.root ?? ZK_LOCK_DEFAULTS.root),
     sessionTimeoutMs: validateInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, 100, MAX_INT32),
     connectTimeoutMs: validateInteger('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, 1, MAX_INT32),
-    auth: validateAuth(options.auth),
+    auth,
+    acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
     drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
@@ -110,6 +112,29 @@ function validateAuth(value: ZkLockModuleOptions['auth']): readonly ZkAuth[] {
       throw new InvalidOptionsError(`${field}.credentials`, 'digest credentials must be "user:password"');
     }
     return { scheme, credentials };
+  });
+}
+
+function validateAcl(value: ZkLockModuleOptions['acl'], auth: readonly ZkAuth[]): readonly ZkAcl[] | undefined {
+  if (value === undefined) return auth.length > 0 ? CREATOR_ALL_ACL : undefined;
+  if (value === 'open') return undefined;
+  if (value === 'creator') {
+    // ZooKeeper expands the `auth` scheme into the session's identities; with none it refuses the ACL.
+    if (auth.length === 0) throw new InvalidOptionsError('acl', `'creator' needs \`auth\` credentials to name the creator`);
+    return CREATOR_ALL_ACL;
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new InvalidOptionsError('acl', `expected 'creator', 'open' or a non-empty list of { perms, scheme, id }`);
+  }
+  return value.map((entry: unknown, index) => {
+    const field = `acl[${index}]`;
+    if (entry === null || typeof entry !== 'object') throw new InvalidOptionsError(field, 'expected { perms, scheme, id }');
+    const { perms, scheme, id } = entry as Partial<ZkAcl>;
+    validateInteger(`${field}.perms`, perms, 1, ZK_PERMS.ALL);
+    if (typeof scheme !== 'string' || scheme === '') throw new InvalidOptionsError(`${field}.scheme`, 'expected a scheme such as "digest"');
+    if (typeof id !== 'string') throw new InvalidOptionsError(`${field}.id`, 'expected a string');
+    if (scheme === 'auth' && auth.length === 0) throw new InvalidOptionsError(`${field}.scheme`, `"auth" needs \`auth\` credentials`);
+    return { perms: perms!, scheme, id };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
-import type { ZkAuth } from './zookeeper/types.js';
+import type { ZkAcl, ZkAuth } from './zookeeper/types.js';
 
 /** Options of `ZkLockModule.forRoot` / `forRootAsync`. */
 export interface ZkLockModuleOptions {
@@ -17,6 +17,15 @@ export interface ZkLockModuleOptions {
   connectTimeoutMs?: number;
   /** Credentials added to the session, e.g. `{ scheme: 'digest', credentials: 'app:secret' }`. */
   auth?: ZkAuth | readonly ZkAuth[];
+  /**
+   * ACL of the znodes this module creates: `root` (when it creates it) and every lock, election,
+   * queue and ready node under it. `creator` (the default when `auth` is given): only sessions
+   * authenticated as the same identity can read, write, create, delete or change them, so other
+   * clients can neither delete a holder's node nor overwrite ready state. `open` (the default
+   * without `auth`): ZooKeeper's world-writable default. Or an explicit list of entries.
+   * Costs one setAcl per created node (the `zookeeper` package cannot pass an ACL to create).
+   */
+  acl?: 'creator' | 'open' | readonly ZkAcl[];
   /** Log level of the ZooKeeper C client (stderr). Default `silent`: state changes go to Nest's Logger. */
   clientLogLevel?: ClientLogLevel;
   /** Who this process is, stored in its queue nodes and ready records. Default `<hostname>:<pid>`. */
@@ -53,6 +62,8 @@ export interface ResolvedZkLockOptions {
   readonly sessionTimeoutMs: number;
   readonly connectTimeoutMs: number;
   readonly auth: readonly ZkAuth[];
+  /** The ACL given to created nodes; undefined: ZooKeeper's open default, no setAcl. */
+  readonly acl: readonly ZkAcl[] | undefined;
   readonly clientLogLevel: ClientLogLevel;
   readonly identity: string;
   readonly drainTimeoutMs: number;

@@ -1,5 +1,5 @@
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { ZkClient } from '../zookeeper/zk-client.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { parentOf } from './znode-paths.js';
 
 /**
@@ -8,13 +8,15 @@ import { parentOf } from './znode-paths.js';
  * CONTAINER nodes: the server deletes them once their last child is gone, so per-entity locks
  * (`order:123`) leave nothing behind; whoever finds one missing simply creates it again.
  */
-export async function ensurePath(client: ZkClient, path: string, mode: 'persistent' | 'container'): Promise<void> {
+export async function ensurePath(client: ZkSessionClient, path: string, mode: 'persistent' | 'container'): Promise<void> {
   for (;;) {
     try {
       await client.create(path, null, mode);
       return;
     } catch (error) {
-      if (ZooKeeperError.is(error, 'NODEEXISTS')) return;
+      // Someone created it first: a sibling replica, or our own create whose reply was lost (so
+      // it may still have the open ACL). `secure` settles which, with an ACL policy configured.
+      if (ZooKeeperError.is(error, 'NODEEXISTS')) return client.secure(path);
       if (!ZooKeeperError.is(error, 'NONODE')) throw error;
       await ensurePath(client, parentOf(path), 'persistent');
     }

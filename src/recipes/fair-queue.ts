@@ -216,7 +216,15 @@ export class FairQueue {
     if (name === undefined) return undefined;
     const path = `${dir}/${name}`;
     const stat = await this.session.exists(path);
-    if (stat?.ephemeralOwner === sessionId) return { path, name, sessionId };
+    if (stat?.ephemeralOwner === sessionId) {
+      // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
+      // is not used (an AclNotAppliedError tells why).
+      await this.session.secure(path).catch(async (error: unknown) => {
+        await this.session.delete(path, -1).catch(noop);
+        throw error;
+      });
+      return { path, name, sessionId };
+    }
     if (stat) await this.session.delete(path, -1).catch(noop);
     return undefined;
   }

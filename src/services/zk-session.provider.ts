@@ -20,17 +20,34 @@ export const zkLockOptionsProvider: Provider = {
 export const zkSessionProvider: Provider = {
   provide: ZkSession,
   useFactory: async (options: ResolvedZkLockOptions, events: ZkLockEventHub) => {
+    const logger = new Logger('ZkLock');
     const session = new ZkSession({
       connectString: options.connect,
       sessionTimeoutMs: options.sessionTimeoutMs,
       connectTimeoutMs: options.connectTimeoutMs,
       auth: options.auth,
+      ...(options.acl && { acl: { root: options.root, acl: options.acl } }),
       clientLogLevel: options.clientLogLevel,
-      logger: new Logger('ZkLock'),
+      logger,
       events,
     });
     await session.connect();
+    if (options.acl) await warnIfRootUnprotected(session, options, logger);
     return session;
   },
   inject: [ZK_LOCK_OPTIONS, ZkLockEventHub],
 };
+
+/**
+ * The ACL applies to the nodes this module creates. A root created before the ACL was configured
+ * keeps the open ACL it was created with (ACL version 0; the package creates every node open), and
+ * so does what was created under it then: say so at start-up. (Not `getAcl`: see `ZkSession.secure`.)
+ */
+async function warnIfRootUnprotected(session: ZkSession, options: ResolvedZkLockOptions, logger: Logger): Promise<void> {
+  const stat = await session.exists(options.root);
+  if (stat === null || stat.aversion > 0) return; // created, with the ACL, on first use; or secured
+  logger.warn(
+    `${options.root} still has the open ACL it was created with, although \`acl\` is configured: it was created ` +
+      'before, or by another client. Other clients may change what lies under it; set its ACL (zkCli: setAcl -R) or use a new root.',
+  );
+}

@@ -50,6 +50,12 @@ export const OPEN_ACL_UNSAFE: readonly ZkAcl[] = [{ perms: ZK_PERMS.ALL, scheme:
 /** Only the identities authenticated on the creating session. */
 export const CREATOR_ALL_ACL: readonly ZkAcl[] = [{ perms: ZK_PERMS.ALL, scheme: 'auth', id: '' }];
 
+/** Every znode created at or below `root` gets `acl` (the module's root and everything in it). */
+export interface ZnodeAclPolicy {
+  readonly root: string;
+  readonly acl: readonly ZkAcl[];
+}
+
 /** Digest credentials, re-applied by the supervisor to every new session. */
 export interface ZkAuth {
   readonly scheme: string;

@@ -20,6 +20,7 @@ export interface ZkClient {
   setData(path: string, data: Buffer, version: number): Promise<ZkStat>;
   /** Conditional delete: `version` -1 means any version. */
   delete(path: string, version?: number): Promise<void>;
+  /** Only for nodes that exist and may be read: a failing getAcl crashes the package's binding (see ZooKeeperClient). */
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }>;
   setAcl(path: string, acl: readonly ZkAcl[], version?: number): Promise<void>;
   /** Makes the server this session talks to catch up with the leader for `path`. */

@@ -26,4 +26,10 @@ export interface ZkSessionClient extends ZkClient {
    * session is closed or `signal` aborts.
    */
   waitForConnection(signal?: AbortSignal): Promise<void>;
+  /**
+   * Gives a node this session created the configured ACL, if one is configured for its path.
+   * `create` already does it; this is for a node whose create reply was lost and that was found
+   * afterwards. Rejects with `AclNotAppliedError` when another client changed the ACL first.
+   */
+  secure(path: string): Promise<void>;
 }

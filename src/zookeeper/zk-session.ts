@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
@@ -7,7 +8,7 @@ import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-si
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
-import type { CreateMode, Watcher, ZkAcl, ZkAuth, ZkStat } from './types.js';
+import type { CreateMode, Watcher, ZkAcl, ZkAuth, ZkStat, ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './zk-session-client.js';
 import { ZooKeeperClient, type ClientLogLevel } from './zookeeper-client.js';
 
@@ -32,6 +33,8 @@ export interface ZkSessionOptions {
   readonly logger?: ZkSessionLogger;
   /** Where state changes are reported. Default: the `node:diagnostics_channel` channels only. */
   readonly events?: ZkLockEventSink;
+  /** The ACL of every znode created at or below a root (the module's root); see `secure`. */
+  readonly acl?: ZnodeAclPolicy;
 }
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
@@ -167,8 +170,59 @@ export class ZkSession implements ZkSessionClient {
     client?.close();
   }
 
-  create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
-    return this.send('create', (client) => client.create(path, data, mode));
+  /**
+   * Creates a znode; under the ACL policy's root it is also given the policy's ACL before this
+   * resolves. The request is sent synchronously (before any await), so requests pipelined behind
+   * a create still reach the server after it.
+   */
+  async create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
+    const created = await this.send('create', (client) => client.create(path, data, mode));
+    try {
+      await this.secure(created);
+    } catch (error) {
+      // Never use a node someone else may control: take it away (its parent is ours) and say why.
+      if (error instanceof AclNotAppliedError) await this.delete(created, -1).catch(() => undefined);
+      throw error;
+    }
+    return created;
+  }
+
+  /**
+   * Gives `path` the policy's ACL when it lies at or below the policy's root (else does nothing).
+   * The `zookeeper` package always creates with the open ACL, so every create of ours is followed
+   * by this setAcl, conditional on the node's ACL version. When someone changed the ACL in between
+   * (a sibling replica securing the same directory, our own earlier attempt whose reply was lost,
+   * or another client), we try again on the version we now see: that succeeds only while the ACL
+   * lets us administer the node, and leaves it with exactly ours. An ACL that shuts us out ends in
+   * `AclNotAppliedError`. Retries through connection loss; a vanished node needs nothing.
+   * (Never `getAcl` to compare: the package's binding crashes the process when getAcl fails.)
+   */
+  async secure(path: string): Promise<void> {
+    const policy = this.options.acl;
+    if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
+    let aclVersion = 0; // a node we just created still has the ACL it was created with
+    for (;;) {
+      try {
+        await this.setAcl(path, policy.acl, aclVersion);
+        return;
+      } catch (error) {
+        if (ZooKeeperError.is(error, 'NONODE')) return;
+        if (ZooKeeperError.is(error, 'BADVERSION')) {
+          const stat = await this.exists(path);
+          if (!stat) return;
+          aclVersion = stat.aversion;
+          continue;
+        }
+        if (error instanceof ZooKeeperError && error.isConnectionError) {
+          await this.waitForConnection();
+          continue;
+        }
+        if (error instanceof ZooKeeperError) {
+          throw new AclNotAppliedError(path, `setAcl failed with ${error.zkCode}: another client's ACL shuts this session out`, { cause: error });
+        }
+        throw error;
+      }
+    }
   }
 
   getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {

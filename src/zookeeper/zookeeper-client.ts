@@ -210,6 +210,11 @@ export class ZooKeeperClient implements ZkClient {
     return this.request('delete', path, (done) => this.native.a_delete_(path, version, (rc, err) => done(rc, err, undefined)));
   }
 
+  /**
+   * Careful: when get_acl fails (NONODE, NOAUTH...), the package's binding frees a NULL ACL vector
+   * and the process dies with SIGSEGV. Only ask for nodes that exist and that this session may
+   * read; the recipes never call it.
+   */
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
     return this.request('getAcl', path, (done) =>
       this.native.a_get_acl(path, (rc, err, acl, stat) =>

@@ -76,6 +76,9 @@ export class FaultySession implements ZkSessionClient {
   waitForConnection(signal?: AbortSignal): Promise<void> {
     return this.inner.waitForConnection(signal);
   }
+  secure(path: string): Promise<void> {
+    return this.inner.secure(path);
+  }
 
   /** Runs `hook` before the next `times` requests of `op` (`'*'`: any); returns a remover. */
   before(op: RequestOp | '*', hook: BeforeHook, times = Infinity): () => void {
