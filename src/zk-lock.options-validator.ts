@@ -1,4 +1,6 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { hostname } from 'node:os';
+import { describeValue } from './errors/describe-value.js';
 import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { validateLockName } from './recipes/lock-name.js';
@@ -43,16 +45,20 @@ function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
     if (error instanceof InvalidLockNameError) throw new InvalidOptionsError('election.name', error.problem);
     throw error;
   }
-  if (typeof joinOnBootstrap !== 'boolean') throw new InvalidOptionsError('election.joinOnBootstrap', `expected true or false, got ${String(joinOnBootstrap)}`);
+  if (typeof joinOnBootstrap !== 'boolean') throw new InvalidOptionsError('election.joinOnBootstrap', `expected true or false, got ${describeValue(joinOnBootstrap)}`);
   if (suspendPolicy !== 'immediate' && suspendPolicy !== 'deadline') {
-    throw new InvalidOptionsError('election.suspendPolicy', `expected 'immediate' or 'deadline', got ${String(suspendPolicy)}`);
+    throw new InvalidOptionsError('election.suspendPolicy', `expected 'immediate' or 'deadline', got ${describeValue(suspendPolicy)}`);
   }
   return { name, joinOnBootstrap, suspendPolicy };
 }
 
 /**
  * `host:port[,host:port...][/chroot]`; hosts are names, IPv4 or bracketed IPv6 (`[::1]:2181`).
- * The C client needs an explicit port.
+ * The C client needs an explicit port. Returns the string the C client can parse: it splits
+ * hosts on `,` and takes everything after the last `:` as the port, but tolerates blanks only
+ * before a host (`a:1 ,b:2` and `a:1 /app` fail its port check), so blanks around entries are
+ * dropped here; it reads a port with a leading zero differently from the resolver (`02181`),
+ * so such ports are refused.
  */
 export function validateConnectString(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
@@ -61,20 +67,23 @@ export function validateConnectString(value: unknown): string {
   const connect = value.trim();
   const slash = connect.indexOf('/');
   const hosts = slash === -1 ? connect : connect.slice(0, slash);
-  if (slash !== -1) validateZnodePath('connect (chroot)', connect.slice(slash));
-  for (const entry of hosts.split(',')) {
-    const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(entry.trim());
-    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
-      throw new InvalidOptionsError('connect', `"${entry}" is not host:port (in "${connect}")`);
+  const chroot = slash === -1 ? '' : validateZnodePath('connect (chroot)', connect.slice(slash));
+  const entries = hosts.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9_.-]+)):([1-9]\d{0,4})$/.exec(entry);
+    const name = match?.[2];
+    // All digits and dots is never a DNS name (RFC 1123), so it must be an IPv4 address.
+    if (!match || (match[1] !== undefined && !isIPv6(match[1])) || (name !== undefined && /^[\d.]+$/.test(name) && !isIPv4(name)) || Number(match[3]) > 65535) {
+      throw new InvalidOptionsError('connect', `"${entry}" is not host:port (in "${connect}"); write IPv6 addresses in brackets: [::1]:2181`);
     }
   }
-  return connect;
+  return entries.join(',') + chroot;
 }
 
 /** An absolute znode path: no empty, `.` or `..` segments, no trailing slash, no control characters. */
 export function validateZnodePath(field: string, value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/')) {
-    throw new InvalidOptionsError(field, `expected an absolute znode path such as "/zk-lock", got ${JSON.stringify(value)}`);
+    throw new InvalidOptionsError(field, `expected an absolute znode path such as "/zk-lock", got ${describeValue(value)}`);
   }
   if (value === '/') throw new InvalidOptionsError(field, 'must not be "/" itself');
   if (value.endsWith('/')) throw new InvalidOptionsError(field, `"${value}" must not end with "/"`);
@@ -92,7 +101,7 @@ export function validateZnodePath(field: string, value: unknown): string {
 
 function validateInteger(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidOptionsError(field, `expected an integer from ${min} to ${max}, got ${String(value)}`);
+    throw new InvalidOptionsError(field, `expected an integer from ${min} to ${max}, got ${describeValue(value)}`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { ZkLockError } from './zk-lock.error.js';
 
 /** A lock or election name that cannot be a single znode name. */
@@ -6,6 +7,6 @@ export class InvalidLockNameError extends ZkLockError {
     readonly lockName: unknown,
     readonly problem: string,
   ) {
-    super('ZK_INVALID_LOCK_NAME', `Invalid lock name ${JSON.stringify(lockName)}: ${problem}`);
+    super('ZK_INVALID_LOCK_NAME', `Invalid lock name ${describeValue(lockName)}: ${problem}`);
   }
 }

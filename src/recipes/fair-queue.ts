@@ -59,6 +59,12 @@ const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
 
+/**
+ * `ephemeralOwner` of a node no session owns (persistent `0`, container, TTL). Our queue nodes are
+ * always ephemeral, so such a node with a queue-node name was written by hand: never a holder.
+ */
+const NOT_EPHEMERAL = /^(0|8000000000000000|ff[0-9a-f]{14})$/;
+
 /** A request failure after which the loop should simply look again once connected. */
 function isRetryable(error: unknown): boolean {
   return error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone);
@@ -71,6 +77,9 @@ function isRetryable(error: unknown): boolean {
  * wake-up because the predecessor may have been a waiter that left, not the holder.
  */
 export class FairQueue {
+  /** Look-alike queue nodes found not to be ephemeral: left out of every later look at the queue. */
+  private readonly foreign = new Set<string>();
+
   constructor(
     private readonly session: ZkSessionClient,
     private readonly marker: QueueMarker,
@@ -168,7 +177,7 @@ export class FairQueue {
       await this.pause(control);
       return RETRY;
     }
-    const queue = sortQueue(listing.children, this.marker);
+    const queue = sortQueue(listing.children, this.marker).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
     const index = queue.findIndex((node) => node.name === attempt.mine!.name);
     if (index < 0) {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
@@ -276,7 +285,14 @@ export class FairQueue {
       }
       control?.signal.addEventListener('abort', onStop, { once: true });
       if (control?.signal.aborted) onStop();
-      this.session.getData(path, () => finish()).then(noop, (error: unknown) => {
+      this.session.getData(path, () => finish()).then(({ stat }) => {
+        // A persistent node named like a queue node (made by hand) would never go away: waiting
+        // for it would block forever. It holds nothing; skip it from now on and look again.
+        if (NOT_EPHEMERAL.test(stat.ephemeralOwner)) {
+          this.foreign.add(path);
+          finish();
+        }
+      }, (error: unknown) => {
         if (ZooKeeperError.is(error, 'NONODE') || isRetryable(error)) finish();
         else finish(error);
       });

@@ -4,8 +4,13 @@
  * The uuid prefix (Curator's "protected" mode) lets an acquire that lost the reply of its
  * create find the node it may have created. It also breaks lexical order, so the queue is
  * sorted by the numeric sequence suffix. ZooKeeper formats the parent's signed 32-bit counter
- * with `%010d`, so after 2^31 creates under one parent it wraps to `-2147483648`: parsed as a
- * signed number, as ZooKeeper itself would compare it.
+ * (its cversion: +1 per child create *and* per delete, so a busy lock whose parent never empties
+ * gets there in about 10^9 cycles) with `%010d`, so after `2147483647` comes `-2147483648`.
+ * A plain numeric (or Curator's and kazoo's string) sort would put that newer node ahead of
+ * every older one: it would see itself at the head while the holder still holds. So sequences
+ * are compared in serial-number arithmetic (RFC 1982, modulo 2^32), which orders the queue by
+ * creation across any wrap as long as the live nodes of one directory span fewer than 2^31
+ * sequence numbers.
  */
 export interface QueueNode {
   readonly name: string;
@@ -38,5 +43,14 @@ export function sortQueue(children: readonly string[], marker: QueueMarker): Que
     const node = parseQueueNode(child, marker);
     if (node) queue.push(node);
   }
-  return queue.sort((a, b) => a.sequence - b.sequence);
+  return queue.sort(compareQueueNodes);
+}
+
+/**
+ * Creation order: the sign of the difference taken modulo 2^32 (`| 0`), so `2147483647` comes
+ * before `-2147483648`. Equal sequences (only possible for a node written by hand) are ordered
+ * by name, so that every client sees the same order.
+ */
+export function compareQueueNodes(a: QueueNode, b: QueueNode): number {
+  return (a.sequence - b.sequence) | 0 || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { describeValue } from '../errors/describe-value.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
@@ -163,7 +164,7 @@ function validateAcquireOptions(options: AcquireOptions): void {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   const { waitMs, signal } = options;
   if (waitMs !== undefined && (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0)) {
-    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${String(waitMs)}`);
+    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${describeValue(waitMs)}`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
 }
@@ -172,7 +173,7 @@ function validateAcquireOptions(options: AcquireOptions): void {
 export function validateWithLockOptions(options: WithLockOptions): void {
   validateAcquireOptions(options);
   if (options.onBusy !== undefined && !ON_BUSY.includes(options.onBusy)) {
-    throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${String(options.onBusy)}`);
+    throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${describeValue(options.onBusy)}`);
   }
   if (options.recover !== undefined && typeof options.recover !== 'function') {
     throw new InvalidOptionsError('recover', 'expected a function');

@@ -95,6 +95,11 @@ export class ZkSession implements ZkSessionClient {
     return this.subject.value.state === 'closed';
   }
 
+  /** Watches the current session has set that have not fired yet (see `ZooKeeperClient.watcherCount`). */
+  get watcherCount(): number {
+    return this.client?.watcherCount ?? 0;
+  }
+
   get sessionTimeoutMs(): number {
     return this.timeoutMs();
   }

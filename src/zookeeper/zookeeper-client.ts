@@ -34,6 +34,7 @@ const RC_CONNECTIONLOSS = -4;
 const RC_OPERATIONTIMEOUT = -7;
 const RC_SESSIONEXPIRED = -112;
 const RC_CLOSING = -116;
+const RC_NONODE = -101;
 
 /** Log level of the C client (process-wide; it writes to stderr). `silent` by default. */
 export type ClientLogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -83,14 +84,23 @@ export function shuffleHosts(connectString: string): string {
   return hosts.join(',') + (slash === -1 ? '' : connectString.slice(slash));
 }
 
-function wrapWatcher(watcher: Watcher): (type: number, state: number, path: string) => void {
-  return (type, _state, path) => {
-    // The C client also hands every registered watcher each session event (connecting,
-    // connected) without consuming the watch: those are not node events.
-    if (type === NATIVE_SESSION_EVENT) return;
-    const eventType = WATCH_EVENT_TYPES[type];
-    if (eventType) watcher({ type: eventType, path });
-  };
+/**
+ * `[::1]:2181` as the C client reads it: it does not strip brackets (it would try to resolve
+ * `[::1]` and fail) but splits each host at its last `:`, so a bare `::1:2181` is unambiguous to it.
+ */
+export function nativeConnectString(connectString: string): string {
+  const slash = connectString.indexOf('/');
+  const hosts = (slash === -1 ? connectString : connectString.slice(0, slash)).split(',');
+  return hosts.map((host) => host.replace(/^\[([^\]]*)\]:/, '$1:')).join(',') + (slash === -1 ? '' : connectString.slice(slash));
+}
+
+type NativeWatcher = (type: number, state: number, path: string) => void;
+
+/** A watcher as handed to the C client, counted while the C client holds it (`watcherCount`). */
+interface TrackedWatch {
+  readonly callback: NativeWatcher;
+  /** The reply's code says the C client kept the watcher. */
+  registered(): void;
 }
 
 /**
@@ -106,6 +116,7 @@ export class ZooKeeperClient implements ZkClient {
   private readonly native: NativeBinding;
   private contactAt = 0;
   private closedCode: number | undefined;
+  private watches = 0;
 
   constructor(options: ZooKeeperClientOptions, events: ZooKeeperClientEvents, resume?: { id: string; password: string }) {
     const ZooKeeper = loadNativeZooKeeper();
@@ -113,7 +124,7 @@ export class ZooKeeperClient implements ZkClient {
       // Hosts shuffled here rather than by the C client: with a random host order it reads
       // /dev/urandom again on every reply (about 8% of a lock cycle's client CPU), and the flag is
       // process-wide. Spreading clients over the ensemble only needs one shuffle per session.
-      connect: shuffleHosts(options.connectString),
+      connect: nativeConnectString(shuffleHosts(options.connectString)),
       timeout: options.sessionTimeoutMs,
       debug_level: LOG_LEVELS[options.clientLogLevel ?? 'silent'],
       host_order_deterministic: true,
@@ -161,6 +172,15 @@ export class ZooKeeperClient implements ZkClient {
     return this.closedCode !== undefined;
   }
 
+  /**
+   * Watches this session has set that have not fired yet: the C client keeps each one (and its
+   * callback) until its node event arrives. The package has no removeWatches, so a watch whose
+   * waiter gave up stays counted until its node changes or goes, or the session ends.
+   */
+  get watcherCount(): number {
+    return this.isClosed ? 0 : this.watches;
+  }
+
   close(): void {
     if (this.closedCode === undefined) this.handle.close();
   }
@@ -181,17 +201,24 @@ export class ZooKeeperClient implements ZkClient {
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
     return this.request('getData', path, (done) => {
-      const cb = (rc: number, err: string, stat: NativeStat | null, data: Buffer | null) =>
+      const watch = watcher && this.track(watcher);
+      const cb = (rc: number, err: string, stat: NativeStat | null, data: Buffer | null) => {
+        if (rc === 0) watch?.registered(); // the C client keeps a data watch only on success
         done(rc, err, rc === 0 ? { data: data ?? EMPTY, stat: toStat(stat!) } : undefined);
-      return watcher ? this.native.aw_get(path, wrapWatcher(watcher), cb) : this.native.a_get(path, false, cb);
+      };
+      return watch ? this.native.aw_get(path, watch.callback, cb) : this.native.a_get(path, false, cb);
     });
   }
 
   async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
     try {
       return await this.request('exists', path, (done) => {
-        const cb = (rc: number, err: string, stat: NativeStat | null) => done(rc, err, rc === 0 ? toStat(stat!) : null);
-        return watcher ? this.native.aw_exists(path, wrapWatcher(watcher), cb) : this.native.a_exists(path, false, cb);
+        const watch = watcher && this.track(watcher);
+        const cb = (rc: number, err: string, stat: NativeStat | null) => {
+          if (rc === 0 || rc === RC_NONODE) watch?.registered(); // an exists watch waits for a creation too
+          done(rc, err, rc === 0 ? toStat(stat!) : null);
+        };
+        return watch ? this.native.aw_exists(path, watch.callback, cb) : this.native.a_exists(path, false, cb);
       });
     } catch (error) {
       // NONODE is an answer, not a failure; a watch was still registered for its creation.
@@ -239,6 +266,26 @@ export class ZooKeeperClient implements ZkClient {
   /** Adds credentials to the session; the C client re-sends them after every reconnection. */
   addAuth(scheme: string, credentials: string): Promise<void> {
     return this.request('addAuth', undefined, (done) => this.native.add_auth(scheme, credentials, (rc, err) => done(rc, err, undefined)));
+  }
+
+  private track(watcher: Watcher): TrackedWatch {
+    let state: 'sent' | 'held' | 'fired' = 'sent';
+    return {
+      callback: (type, _state, path) => {
+        // The C client also hands every registered watcher each session event (connecting,
+        // connected) without consuming the watch: those are not node events.
+        if (type === NATIVE_SESSION_EVENT) return;
+        if (state === 'held') this.watches -= 1;
+        state = 'fired';
+        const eventType = WATCH_EVENT_TYPES[type];
+        if (eventType) watcher({ type: eventType, path });
+      },
+      registered: () => {
+        if (state !== 'sent') return;
+        state = 'held';
+        this.watches += 1;
+      },
+    };
   }
 
   /**

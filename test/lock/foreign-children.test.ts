@@ -1,0 +1,63 @@
+/**
+ * Foreign children in a lock directory (names no client of ours makes, election nodes, a persistent
+ * node named exactly like a queue node, as a CLI user might make) are never taken for holders: they
+ * neither block an acquisition forever nor let two holders in. Real server, LockClient directly.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { ensurePath } from '../../src/recipes/ensure-path.js';
+import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { withTimeout } from '../support/wait.js';
+import { openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
+
+describe('foreign children in a lock directory', () => {
+  let a: ZkSession;
+  let b: ZkSession;
+  before(async () => {
+    [a, b] = await Promise.all([openSession(sharedConnect()), openSession(sharedConnect())]);
+  });
+  after(() => {
+    a?.close();
+    b?.close();
+  });
+
+  it('names that are not our queue nodes are ignored: acquire is immediate, exclusion holds', async () => {
+    const root = testRoot();
+    const locks = new LockClient(a, { root });
+    const dir = locks.pathOf('res');
+    await ensurePath(a, dir, 'persistent');
+    const uuid = randomUUID();
+    for (const name of ['foo', 'lock-', 'x-lock-abc', '_c_nouuid-lock-0000000001', `x_c_${uuid}-lock-0000000000`, `_c_${uuid}-n-0000000000`, `_c_${uuid}-lock-`]) {
+      await a.create(`${dir}/${name}`, null, 'persistent');
+    }
+    await a.create(`${dir}/lock-`, null, 'persistent_sequential'); // a CLI `create -s`: sequence suffix, wrong prefix
+    const first = await withTimeout(locks.acquire('res'), 5000, 'acquire behind foreign children');
+    assert.equal(await new LockClient(b, { root }).tryAcquire('res'), undefined, 'a second holder is refused while the first holds');
+    await first.release();
+    const second = await withTimeout(new LockClient(b, { root }).acquire('res'), 5000, 'second acquire');
+    await second.release();
+  });
+
+  it('a persistent node named exactly like the head queue node is skipped, not waited for forever; one holder at a time', async () => {
+    const root = testRoot();
+    const la = new LockClient(a, { root });
+    const lb = new LockClient(b, { root });
+    const dir = la.pathOf('res');
+    await ensurePath(a, dir, 'persistent');
+    // Persistent-sequential with our own prefix: the lowest sequence, and it never goes away.
+    const fake = await a.create(`${dir}/_c_${randomUUID()}-lock-`, null, 'persistent_sequential');
+    assert.equal((await queueNodes(a, dir))[0], fake.slice(dir.length + 1), 'it sorts as the head');
+
+    const first = await withTimeout(la.acquire('res', { waitMs: 5000 }), 6000, 'acquire behind a persistent look-alike');
+    let secondGranted = false;
+    const second = lb.acquire('res', { waitMs: 5000 }).then((lease) => ((secondGranted = true), lease));
+    await withTimeout(new Promise((resolve) => setTimeout(resolve, 300)), 1000);
+    assert.equal(secondGranted, false, 'the second waiter does not skip the real holder');
+    await first.release();
+    const lease = await withTimeout(second, 6000, 'hand-off to the second waiter');
+    await lease.release();
+    assert.deepEqual(await queueNodes(a, dir), [fake.slice(dir.length + 1)], 'only the foreign node is left');
+  });
+});
