@@ -10,8 +10,8 @@ import { queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
-/** Our place at the head of a queue. */
-export interface QueueEntry {
+/** Our place at the head of a queue (`P`: what `JoinOptions.prefetch` reads). */
+export interface QueueEntry<P = unknown> {
   readonly dir: string;
   /** Full path of our EPHEMERAL_SEQUENTIAL node. */
   readonly path: string;
@@ -26,15 +26,23 @@ export interface QueueEntry {
   readonly token: bigint;
   /** Not at the head on the first look: we waited for a predecessor to leave (a hand-off). */
   readonly waited: boolean;
+  /** What `JoinOptions.prefetch` sent along with the granting listing. */
+  readonly prefetched?: Promise<P>;
 }
 
-export interface JoinOptions {
+export interface JoinOptions<P = unknown> {
   /** Stored in our node: who we are, for `participants()` and the inspector. */
   readonly data?: Buffer;
   readonly signal?: AbortSignal;
   /** `undefined`: wait as long as it takes; `0`: try once, do not queue. */
   readonly waitMs?: number;
   readonly dirMode?: 'persistent' | 'container';
+  /**
+   * Requests to send right behind every listing (ZooKeeper answers one session in order, so they
+   * see the queue as that listing does): what the caller needs once at the head then arrives in
+   * the same round trip as the listing that puts it there. The entry carries the granting one.
+   */
+  readonly prefetch?: () => Promise<P>;
 }
 
 interface OwnNode {
@@ -54,7 +62,10 @@ interface Attempt {
 }
 
 /** Where one look at the queue left us. */
-type Place = { readonly kind: 'retry' } | { readonly kind: 'head'; readonly token: bigint } | { readonly kind: 'behind'; readonly predecessor: string };
+type Place =
+  | { readonly kind: 'retry' }
+  | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
+  | { readonly kind: 'behind'; readonly predecessor: string };
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
@@ -90,7 +101,7 @@ export class FairQueue {
    * `waitMs` is 0 and someone else is ahead. Rejects with `LockTimeoutError`,
    * `LockAbortedError` or `SessionClosedError`, having given up our place first.
    */
-  async join(dir: string, options: JoinOptions = {}): Promise<QueueEntry | undefined> {
+  async join<P = unknown>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
     const id = randomUUID();
     const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
@@ -104,7 +115,7 @@ export class FairQueue {
         const place = await this.locate(attempt, options, control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
-        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token, waited };
+        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token, waited, prefetched: place.prefetched as Promise<P> | undefined };
         if (options.waitMs === 0) {
           attempt.mine = undefined;
           await this.leave(mine.path, mine.sessionId);
@@ -135,11 +146,12 @@ export class FairQueue {
    * the create), else lists, and tells where we stand. Failures that only need another look
    * (connection loss, a replaced session, a vanished directory) come back as `retry`.
    */
-  private async locate(attempt: Attempt, options: JoinOptions, control: WaitControl | undefined): Promise<Place> {
+  private async locate(attempt: Attempt, options: JoinOptions<unknown>, control: WaitControl | undefined): Promise<Place> {
     const sessionId = this.session.sessionId!;
     if (attempt.mine && attempt.mine.sessionId !== sessionId) attempt.mine = undefined; // died with its session: re-queue at the back
     if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId) attempt.unknownCreate = undefined;
     let listing: { children: string[]; stat: ZkStat };
+    let prefetched: Promise<unknown> | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
         attempt.mine = await this.findOwnNode(attempt.dir, attempt.id, sessionId);
@@ -147,13 +159,16 @@ export class FairQueue {
         return RETRY;
       }
       if (attempt.mine) {
-        listing = await this.session.getChildren(attempt.dir);
+        const listed = this.session.getChildren(attempt.dir);
+        prefetched = options.prefetch?.();
+        listing = await listed;
       } else {
         const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
         // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
         // session's requests in order, so this listing already contains our node. One round trip.
         const listed = this.session.getChildren(attempt.dir);
         listed.catch(noop);
+        prefetched = options.prefetch?.();
         try {
           const path = await created;
           attempt.mine = { path, name: basenameOf(path), sessionId };
@@ -183,7 +198,7 @@ export class FairQueue {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    if (index === 0) return { kind: 'head', token: listing.stat.pzxid };
+    if (index === 0) return { kind: 'head', token: listing.stat.pzxid, prefetched };
     return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}` };
   }
 

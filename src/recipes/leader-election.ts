@@ -9,7 +9,7 @@ import { backoffDelay, pause } from './backoff.js';
 import type { Election } from './contracts.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
 import { LeaderTracker } from './leader-tracker.js';
-import { LeaderWork, type LeaderSection, type LeaderTenure } from './leader-work.js';
+import { LeaderWork, type LeaderSection, type LeaderTenure, type ReadyRead } from './leader-work.js';
 import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
 import { validateLockName } from './lock-name.js';
 import { sortQueue } from './queue-node.js';
@@ -196,7 +196,9 @@ export class LeaderElection implements Election {
     for (let failures = 0; !signal.aborted; ) {
       try {
         // Resolves once we are first in line; an abort gives up our place and rejects.
-        const entry = await this.queue.join(this.path, { data: this.data, signal });
+        // The ready znode's record goes out behind each look at the queue: the look that makes us
+        // leader brings what the take-over must check in the same round trip.
+        const entry = await this.queue.join(this.path, { data: this.data, signal, prefetch: () => this.work.prefetch() });
         const end = await this.hold(entry!, signal);
         // Given up for a reason of our own (e.g. a newer token in the ready state): not in a tight loop.
         failures = end.nodeMayExist && !signal.aborted ? failures + 1 : 0;
@@ -212,14 +214,22 @@ export class LeaderElection implements Election {
   }
 
   /** Leads with `entry` for as long as it can; leaves the queue when the node may still be ours. */
-  private async hold(entry: QueueEntry, signal: AbortSignal): Promise<TermEnd> {
+  private async hold(entry: QueueEntry<ReadyRead>, signal: AbortSignal): Promise<TermEnd> {
     const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
       report: (tenure, reason) => this.report(tenure, reason),
-      takeOver: (token, ownership) => this.work.takeOver(token, ownership),
+      takeOver: (token, ownership) => this.work.takeOver(token, ownership, ownership ? undefined : entry.prefetched),
       logger: this.logger,
     });
     this.term = term;
-    const onAbort = () => term.resign();
+    let leaving: Promise<void> | undefined;
+    const onAbort = () => {
+      // False is reported first (observers must never see two leaders, also by their clocks), then,
+      // when nothing runs under this leadership (no section, no take-over), the delete that hands
+      // it over goes out in the same synchronous step, not after the drain's promise hops.
+      const idle = this.work.idle && !term.isTakingOver;
+      term.resign();
+      if (idle) leaving = this.leave(entry);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort(); // resigned between the grant and now
     try {
@@ -229,12 +239,14 @@ export class LeaderElection implements Election {
       if (end.nodeMayExist) {
         // Running sections finish under our still-existing node; past the drain timeout they are
         // told to stop (signal) and end with LeadershipLostError, leaving the state dirty.
-        if (!(await this.work.drain(this.options.drainTimeoutMs ?? 10_000))) {
+        // A recovery handler still running counts as leader work: the successor must not start its
+        // own repair alongside it.
+        if (!leaving && !(await this.drain(term))) {
           this.logger.warn(`Leader sections of ${this.path} still running after the drain timeout; handing over anyway`);
         }
         term.abandon('leadership was handed over');
         // The delete is what hands leadership over: send it before anything slower, like logging.
-        const left = this.leave(entry);
+        const left = leaving ?? this.leave(entry);
         this.logger.log(`Left the head of election ${this.path}: ${end.reason}`);
         await left;
       } else {
@@ -245,6 +257,20 @@ export class LeaderElection implements Election {
       signal.removeEventListener('abort', onAbort);
       if (this.term === term) this.term = undefined;
     }
+  }
+
+  /** Waits, at most `drainTimeoutMs` in all, for the take-over and the sections of `term`. True when nothing is left. */
+  private async drain(term: LeadershipTerm): Promise<boolean> {
+    const timeoutMs = this.options.drainTimeoutMs ?? 10_000;
+    const started = performance.now();
+    const takeOver = term.takeOverInFlight;
+    if (takeOver) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([takeOver, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      if (term.isTakingOver) return false;
+    }
+    return this.work.drain(Math.max(0, timeoutMs - (performance.now() - started)));
   }
 
   private report(tenure: LeaderTenure | undefined, reason = 'leadership ended'): void {

@@ -5,6 +5,9 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import type { SectionHandle } from './contracts.js';
 import type { InterruptedSection, ReadyState, RecoveryHandler } from './ready-state.js';
+
+/** What `ReadyState.read` resolves with. */
+export type ReadyRead = Awaited<ReturnType<ReadyState['read']>>;
 import { basenameOf } from './znode-paths.js';
 
 /** What a leader section knows of the leadership it runs under. */
@@ -85,8 +88,24 @@ export class LeaderWork {
    * (it runs once) and fences every earlier leader: a stale leader's pending section write now
    * fails with BADVERSION, and its next section entry sees a newer token. 1 read (+1 write).
    */
-  takeOver(token: bigint, ownership?: Promise<unknown>): Promise<InterruptedSection | undefined> {
-    return this.claim(token, false, ownership);
+  takeOver(token: bigint, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
+    return this.claim(token, false, ownership, prefetched);
+  }
+
+  /**
+   * The take-over's read of the ready znode, sent ahead: the election sends it right behind each
+   * look at its queue, so the listing that makes us leader and the record we must check arrive in
+   * the same round trip. A wasted read when the look does not make us leader.
+   */
+  prefetch(): Promise<ReadyRead> {
+    const read = this.ready.read();
+    read.catch(() => undefined); // the take-over awaits it, or it was not needed
+    return read;
+  }
+
+  /** No leader section is running or waiting to run. */
+  get idle(): boolean {
+    return this.running.size === 0;
   }
 
   /** Runs `fn` as a guarded section under `tenure`, after any earlier section of this process. Undefined if the tenure ended first. */
@@ -144,12 +163,13 @@ export class LeaderWork {
    * writes `ready` under our token. `force`: our own token's dirty state counts as interrupted.
    * `ownership`, when given, is a check of our queue node sent just before: the read goes out
    * right behind it (one round trip for both), and nothing is repaired or written until it passed.
+   * `prefetched`, when given, stands for the first read (see `prefetch`).
    */
-  private async claim(token: bigint, force: boolean, ownership?: Promise<unknown>): Promise<InterruptedSection | undefined> {
+  private async claim(token: bigint, force: boolean, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
     const mine = token.toString();
     let recovered: InterruptedSection | undefined;
-    for (;;) {
-      const current = await this.ready.read();
+    for (let read = prefetched; ; read = undefined) {
+      const current = await (read ?? this.ready.read());
       await ownership;
       if (!current) return recovered; // no guarded section ever ran in this election
       const { record, version } = current;

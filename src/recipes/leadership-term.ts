@@ -24,8 +24,10 @@ export interface TermHooks {
   /**
    * Repairs and fences the ready state before the first report of leadership; may throw. Reads
    * may go out before `ownership` settles; nothing is repaired or written before it passed.
+   * `ownership` undefined: the listing that granted the entry, just now, proved our node ours
+   * (the first check), so whatever was read along with that listing is as fresh as it.
    */
-  takeOver(token: bigint, ownership: Promise<unknown>): Promise<unknown>;
+  takeOver(token: bigint, ownership: Promise<unknown> | undefined): Promise<unknown>;
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
@@ -56,6 +58,8 @@ export class LeadershipTerm {
   /** The take-over in flight: a new check joins it rather than running recovery a second time. */
   private takingOver: Promise<void> | undefined;
   private subscription: Subscription | undefined;
+  /** True only while `start()` runs: a check now follows straight on the granting listing. */
+  private granted = false;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -77,7 +81,9 @@ export class LeadershipTerm {
 
   start(): void {
     // state$ replays the current state first: it starts the first check (or waits for one).
+    this.granted = true;
     this.subscription = this.session.state$.subscribe((change) => this.onState(change));
+    this.granted = false;
     if (this.phase === 'ended') this.subscription.unsubscribe(); // ended by the replayed state
   }
 
@@ -96,6 +102,15 @@ export class LeadershipTerm {
     if (tenure) this.hooks.report(undefined, 'resigned');
     if (!tenure) this.subscription?.unsubscribe();
     this.resolveEnded({ reason: 'resigned', nodeMayExist: true });
+  }
+
+  /** The take-over (a recovery handler, perhaps) still running, if any: hand over only once it is done. */
+  get takeOverInFlight(): Promise<void> | undefined {
+    return this.takingOver?.catch(() => undefined);
+  }
+
+  get isTakingOver(): boolean {
+    return this.takingOver !== undefined;
   }
 
   /** After a resignation: tells the sections still running that leadership is over. */
@@ -158,24 +173,32 @@ export class LeadershipTerm {
     this.attempt.abort();
     const attempt = (this.attempt = new AbortController()).signal;
     if (this.phase !== 'leading') this.phase = 'checking';
-    for (let failures = 0; ; ) {
+    // Straight after the grant, the granting listing (answered on this session) proved our node
+    // ours: the getData below then only sets the deletion watch, and is not waited for.
+    let proven = this.granted;
+    for (let failures = 0; ; proven = false) {
       try {
         // getData, not exists: the stat carries ephemeralOwner, and on a deleted node no watch is left.
         const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
           if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
         });
-        owned.catch(() => undefined); // awaited below; the take-over may not get to it
+        owned.catch((error: unknown) => {
+          if (!proven || attempt.aborted) return; // awaited below (or superseded)
+          // Not waited for: a node lost meanwhile ends the term here.
+          if (error instanceof ForeignNodeError) this.end('our queue node belongs to another session', false);
+          else if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
+        });
         if (!this.tookOver) {
-          // The take-over's read of the ready znode goes out right behind the ownership check:
-          // one round trip for both on the way to leadership.
+          // The take-over's read of the ready znode went out with the granting listing, or goes
+          // out right behind the ownership check: one round trip for both on the way to leadership.
           this.takingOver ??= this.hooks
-            .takeOver(this.entry.token, owned)
+            .takeOver(this.entry.token, proven ? undefined : owned)
             .then(() => void (this.tookOver = true))
             .finally(() => (this.takingOver = undefined));
           await this.takingOver;
           if (attempt.aborted) return;
         }
-        await owned;
+        if (!proven) await owned;
         if (attempt.aborted) return;
         // A state change that landed meanwhile has aborted `attempt`; this is the last check.
         if (!isConnectedState(this.session.state) || this.session.sessionId !== this.entry.sessionId) return;
