@@ -166,6 +166,42 @@ describe('leader recovery and guarded sections', () => {
     assert.ok(calls[0]!.successor.token > calls[0]!.interrupted.token);
   });
 
+  it('resigning during a recovery hands over only after the handler returns: two repairs never run side by side', async () => {
+    const k = newKit();
+    const [a, b, c] = [k.election(await k.session(), 'A'), k.election(await k.session(), 'B'), k.election(await k.session(), 'C')];
+    const ra = new Recorder(a.isLeader$);
+    a.join();
+    await ra.next(true);
+    await assert.rejects(a.runAsLeader(() => Promise.reject(new Error('crashed half-way'))), /crashed half-way/);
+    b.join();
+    c.join();
+    await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: 5000 });
+
+    // B's repair blocks until released; C records when its own repair starts.
+    const events: string[] = [];
+    let releaseB!: () => void;
+    const bRepairing = new Promise<void>((resolve) => b.onRecovery(() => {
+      events.push('B repair start');
+      resolve();
+      return new Promise<void>((done) => (releaseB = () => { events.push('B repair end'); done(); }));
+    }));
+    c.onRecovery(() => void events.push('C repair'));
+    await a.resign();
+    await withTimeout(bRepairing, 5000, "B's repair did not start");
+    const resigning = b.resign(); // mid-repair: must not hand over yet
+    await sleep(300);
+    assert.deepEqual(events, ['B repair start'], 'C started nothing while B repaired');
+    releaseB();
+    await resigning;
+    const rc = new Recorder(c.isLeader$);
+    await rc.next(true);
+    // B's repair finished, so the state is clean: C had nothing to repair (or, if B's write of
+    // `ready` did not land, repairs after B's handler returned; never alongside it).
+    assert.equal(events[0], 'B repair start');
+    assert.equal(events[1], 'B repair end');
+    assert.ok(events.length <= 3);
+  });
+
   it('fences a leader that did not know it was replaced: its next versioned write fails with LeadershipLostError', async () => {
     const k = newKit();
     const aSession = await k.session();
