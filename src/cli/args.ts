@@ -3,7 +3,8 @@ import { InvalidLockNameError } from '../errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS } from '../zk-lock.options.js';
-import { validateConnectString, validateZnodePath } from '../zk-lock.options-validator.js';
+import { resolveZkLockOptions, validateConnectString, validateZnodePath } from '../zk-lock.options-validator.js';
+import type { ZkAuth } from '../zookeeper/types.js';
 
 export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
 
@@ -19,6 +20,8 @@ Options:
   -w, --watch                 redraw until Ctrl-C
       --interval <ms>         refresh interval of --watch (default 1000, from 100 to 3600000)
       --connect-timeout <ms>  give up connecting after this long (default 5000)
+      --auth <scheme:creds>   credentials for a root protected by the module's \`auth\`, e.g.
+                              digest:app:secret (or set ZK_LOCK_AUTH, which keeps them out of ps)
   -h, --help                  show this help
 
 Exit codes: 0 done, 1 ZooKeeper unreachable or a read failed, 2 bad usage.
@@ -38,12 +41,13 @@ export interface InspectCommand {
   readonly watch: boolean;
   readonly intervalMs: number;
   readonly connectTimeoutMs: number;
+  readonly auth: readonly ZkAuth[];
 }
 
 export type Command = InspectCommand | { readonly help: true };
 
-/** Parses `process.argv.slice(2)`; throws `UsageError` naming the problem. */
-export function parseCommandLine(argv: readonly string[]): Command {
+/** Parses `process.argv.slice(2)` (and `ZK_LOCK_AUTH`); throws `UsageError` naming the problem. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   let parsed;
   try {
     parsed = parseArgs({
@@ -57,6 +61,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
         watch: { type: 'boolean', short: 'w' },
         interval: { type: 'string' },
         'connect-timeout': { type: 'string' },
+        auth: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -81,7 +86,17 @@ export function parseCommandLine(argv: readonly string[]): Command {
     watch: values.watch ?? false,
     intervalMs: milliseconds('--interval', values.interval, 1000, 100, 3_600_000),
     connectTimeoutMs: milliseconds('--connect-timeout', values['connect-timeout'], 5000, 100, 600_000),
+    auth: authOf(values.auth ?? env.ZK_LOCK_AUTH),
   };
+}
+
+/** `scheme:credentials`, validated as the module validates its `auth` option. */
+function authOf(value: string | undefined): readonly ZkAuth[] {
+  if (value === undefined || value === '') return [];
+  const colon = value.indexOf(':');
+  if (colon <= 0) throw new UsageError('--auth: expected scheme:credentials, e.g. digest:app:secret');
+  const auth = { scheme: value.slice(0, colon), credentials: value.slice(colon + 1) };
+  return check('--auth', () => resolveZkLockOptions({ connect: '127.0.0.1:2181', auth }).auth);
 }
 
 /** Runs the library's own validation and turns its error into a usage error for `flag`. */

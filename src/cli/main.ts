@@ -43,6 +43,7 @@ async function run(command: InspectCommand): Promise<number> {
     connectString: command.connect,
     sessionTimeoutMs: SESSION_TIMEOUT_MS,
     connectTimeoutMs: command.connectTimeoutMs,
+    auth: command.auth,
     clientLogLevel: 'silent',
   });
   const stop = new AbortController();

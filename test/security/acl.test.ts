@@ -17,6 +17,7 @@ import { LockService } from '../../src/services/lock.service.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../../src/zookeeper/types.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { runCli } from '../cli/cli-runner.js';
 import { waitFor } from '../support/wait.js';
 import { openSession, sharedConnect, startLockApp, testRoot } from '../lock/lock-test-kit.js';
 
@@ -96,6 +97,22 @@ describe('creator-only ACLs with digest auth', () => {
       },
       { recover: () => undefined },
     );
+  });
+
+  it('lets `nestjs-zk-lock inspect --auth` read a protected root; without the credentials it fails clearly', async () => {
+    const app = await startLockApp({ connect: sharedConnect(), root, auth: APP, sessionTimeoutMs: 4000 }, []);
+    apps.push(app);
+    const lease = await app.get(LockService).acquire('report');
+    try {
+      const allowed = await runCli(['inspect', '--connect', sharedConnect(), '--root', root, '--json', '--auth', `digest:${APP.credentials}`, 'report']);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.equal(JSON.parse(allowed.stdout).locks[0].holder.sessionId, app.get(ZkSession).sessionId);
+      const refusedRun = await runCli(['inspect', '--connect', sharedConnect(), '--root', root, 'report']);
+      assert.equal(refusedRun.code, 1);
+      assert.match(refusedRun.stderr, /NOAUTH/);
+    } finally {
+      await lease.release();
+    }
   });
 
   it('lets a second replica with the same credentials queue and hold after the first', async () => {
