@@ -57,6 +57,7 @@ export {
   type ZkAcl,
   type ZkAuth,
   type ZkStat,
+  type ZnodeAclPolicy,
 } from './zookeeper/types.js';
 
 export { ZkLockError } from './errors/zk-lock.error.js';
