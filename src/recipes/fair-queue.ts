@@ -6,7 +6,7 @@ import { isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
-import { queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
+import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
@@ -69,12 +69,6 @@ type Place =
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
-
-/**
- * `ephemeralOwner` of a node no session owns (persistent `0`, container, TTL). Our queue nodes are
- * always ephemeral, so such a node with a queue-node name was written by hand: never a holder.
- */
-const NOT_EPHEMERAL = /^(0|8000000000000000|ff[0-9a-f]{14})$/;
 
 /** A request failure after which the loop should simply look again once connected. */
 function isRetryable(error: unknown): boolean {
@@ -303,7 +297,7 @@ export class FairQueue {
       this.session.getData(path, () => finish()).then(({ stat }) => {
         // A persistent node named like a queue node (made by hand) would never go away: waiting
         // for it would block forever. It holds nothing; skip it from now on and look again.
-        if (NOT_EPHEMERAL.test(stat.ephemeralOwner)) {
+        if (!isSessionOwned(stat.ephemeralOwner)) {
           this.foreign.add(path);
           finish();
         }

@@ -2,7 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, filter, Observable, type Subscri
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { sortQueue } from './queue-node.js';
+import { isSessionOwned, sortQueue } from './queue-node.js';
 
 /**
  * `leader$`: the identity stored in the node at the head of an election queue (the leader, or the
@@ -21,6 +21,8 @@ export class LeaderTracker {
   private readonly current = new BehaviorSubject<string | null | undefined>(undefined);
   private observers = 0;
   private generation = 0;
+  /** Names of look-alike queue nodes found not to be ephemeral (see `isSessionOwned`). */
+  private readonly foreign = new Set<string>();
   private stateSubscription: Subscription | undefined;
 
   constructor(
@@ -83,9 +85,14 @@ export class LeaderTracker {
         if (generation !== this.generation) return;
         if (head === undefined) return this.current.next(null);
         try {
-          const { data } = await this.session.getData(`${this.dir}/${head}`, (event) => {
+          const { data, stat } = await this.session.getData(`${this.dir}/${head}`, (event) => {
             if (generation === this.generation && event.type !== 'notwatching') this.refresh();
           });
+          // A persistent node named like a queue node (made by hand) leads nothing: skip it for good.
+          if (!isSessionOwned(stat.ephemeralOwner)) {
+            this.foreign.add(head);
+            continue;
+          }
           if (generation === this.generation) this.current.next(data.toString('utf8'));
           return;
         } catch (error) {
@@ -103,7 +110,7 @@ export class LeaderTracker {
   private async head(): Promise<string | undefined> {
     try {
       const { children } = await this.session.getChildren(this.dir);
-      return sortQueue(children, 'n')[0]?.name;
+      return sortQueue(children, 'n').find((node) => !this.foreign.has(node.name))?.name;
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) return undefined;
       throw error;

@@ -22,6 +22,17 @@ export type QueueMarker = 'lock' | 'n';
 
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n)-(-?\d{1,11})$/;
 
+/**
+ * `ephemeralOwner` of a node no session owns (persistent `0`, container, TTL). Queue nodes are
+ * always ephemeral, so such a node with a queue-node name was written by hand: never a holder.
+ */
+const NOT_EPHEMERAL = /^(0|8000000000000000|ff[0-9a-f]{14})$/;
+
+/** Whether a node with this `ephemeralOwner` can be a queue node of ours (an ephemeral one). */
+export function isSessionOwned(ephemeralOwner: string): boolean {
+  return !NOT_EPHEMERAL.test(ephemeralOwner);
+}
+
 /** The path to create (EPHEMERAL_SEQUENTIAL appends the sequence). */
 export function queueNodePrefix(dir: string, id: string, marker: QueueMarker): string {
   return `${dir}/_c_${id}-${marker}-`;

@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { filter, firstValueFrom } from 'rxjs';
 import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LeaderElection } from '../../src/recipes/leader-election.js';
 import { ensurePath } from '../../src/recipes/ensure-path.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
-import { withTimeout } from '../support/wait.js';
+import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
 
 describe('foreign children in a lock directory', () => {
@@ -59,5 +61,22 @@ describe('foreign children in a lock directory', () => {
     const lease = await withTimeout(second, 6000, 'hand-off to the second waiter');
     await lease.release();
     assert.deepEqual(await queueNodes(a, dir), [fake.slice(dir.length + 1)], 'only the foreign node is left');
+  });
+
+  it('an election skips a persistent look-alike at its head: the real participant leads, and leader$ names it', async () => {
+    const root = testRoot();
+    const dir = `${root}/elections/e`;
+    await ensurePath(a, dir, 'persistent');
+    await a.create(`${dir}/_c_${randomUUID()}-n-`, Buffer.from('impostor'), 'persistent_sequential');
+    const election = new LeaderElection(b, { root, name: 'e', identity: 'real', drainTimeoutMs: 1000 });
+    const observer = new LeaderElection(a, { root, name: 'e', identity: 'observer', drainTimeoutMs: 1000 });
+    try {
+      election.join();
+      await waitFor(() => election.isLeader, { timeoutMs: 5000, message: 'the real participant leads' });
+      const named = await withTimeout(firstValueFrom(observer.leader$.pipe(filter((leader) => typeof leader === 'string'))), 5000, 'leader$ names a leader');
+      assert.equal(named, 'real');
+    } finally {
+      await Promise.all([election.close(), observer.close()]);
+    }
   });
 });
