@@ -109,6 +109,30 @@ describe('LeaderElection', () => {
     assert.equal(billing1.isLeader, false);
   });
 
+  it('a successor reads the ready znode in the round trip of the listing that makes it leader', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const observed = new FaultySession(await k.session());
+    const b = k.election(observed, 'B');
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    await a.runAsLeader(() => undefined); // a ready znode exists, as in any election with leader work
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const resigned = observed.sent.length;
+    let sentWhenListed = -1;
+    observed.after('getChildren', () => void (sentWhenListed = observed.sent.length), 1);
+    const rb = new Recorder(b.isLeader$);
+    await a.resign();
+    await rb.next(true);
+    const ops = observed.sent.slice(resigned).map((r) => `${r.op} ${r.path.slice(k.root.length)}`);
+    assert.deepEqual(ops.slice(0, 2), ['getChildren /elections/e', 'getData /elections/e/ready'], ops.join(', '));
+    assert.equal(sentWhenListed - resigned, 2, 'the ready read was sent before the listing came back');
+    // Then the own-node watch (not waited for) and the write of our token into the ready record
+    // (the fence against the previous leader's late section writes).
+    assert.deepEqual(ops.slice(2).map((op) => op.split(' ')[0]), ['getData', 'setData'], ops.join(', '));
+  });
+
   it('leader$ follows the head of the queue; a change of leader costs an observer 2 requests, a follower joining behind costs nothing', async () => {
     const k = newKit();
     const a = k.election(await k.session(), 'A');
