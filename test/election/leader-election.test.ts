@@ -109,13 +109,19 @@ describe('LeaderElection', () => {
     assert.equal(billing1.isLeader, false);
   });
 
-  it('a successor reads the ready znode in the round trip of the listing that makes it leader', async () => {
+  /** A leads; B (not joined yet) sends its requests through a counting FaultySession. */
+  async function leaderAAndObservedB() {
     const k = newKit();
     const a = k.election(await k.session(), 'A');
     const observed = new FaultySession(await k.session());
     const b = k.election(observed, 'B');
     a.join();
     await new Recorder(a.isLeader$).next(true);
+    return { k, a, b, observed };
+  }
+
+  it('a successor reads the ready znode in the round trip of the listing that makes it leader', async () => {
+    const { k, a, b, observed } = await leaderAAndObservedB();
     await a.runAsLeader(() => undefined); // a ready znode exists, as in any election with leader work
     b.join();
     await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
@@ -134,12 +140,7 @@ describe('LeaderElection', () => {
   });
 
   it('leader$ follows the head of the queue; a change of leader costs an observer 2 requests, a follower joining behind costs nothing', async () => {
-    const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const observed = new FaultySession(await k.session());
-    const b = k.election(observed, 'B');
-    a.join();
-    await new Recorder(a.isLeader$).next(true);
+    const { k, a, b, observed } = await leaderAAndObservedB();
     b.join();
     const leaders = new Recorder(b.leader$);
     await leaders.next('A');
