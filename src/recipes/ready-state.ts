@@ -3,6 +3,7 @@ import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { znodePaths } from './znode-paths.js';
 
 /** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
@@ -56,7 +57,7 @@ export class ReadyState {
   readonly path: string;
 
   constructor(
-    private readonly client: ZkClient,
+    private readonly client: ZkClient | ZkSessionClient,
     dir: string,
   ) {
     this.path = znodePaths.ready(dir);
@@ -120,6 +121,26 @@ export class ReadyState {
     return stat.version;
   }
 
+  /**
+   * `write`, tried again when the connection drops before its reply: once the *same* session is
+   * back (the one the lock or leadership lives on), the same versioned write goes out again, and
+   * a BADVERSION then tells the caller the first one was applied. A replaced session ends it
+   * (the lock died with the old one). Without a supervised session, the error is the caller's.
+   */
+  async writeThroughConnectionLoss(record: ReadyRecord, version: number): Promise<number> {
+    const session = 'waitForConnection' in this.client ? this.client : undefined;
+    const sessionId = session?.sessionId;
+    for (;;) {
+      try {
+        return await this.write(record, version);
+      } catch (error) {
+        if (!session || !(error instanceof ZooKeeperError && error.isConnectionError)) throw error;
+        await session.waitForConnection();
+        if (session.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
+      }
+    }
+  }
+
   private async create(record: ReadyRecord): Promise<number> {
     await this.client.create(this.path, encode(record), 'persistent');
     return 0;
@@ -159,7 +180,7 @@ export class GuardedSection {
   private async update(record: ReadyRecord): Promise<void> {
     try {
       try {
-        this.version = await this.state.write(record, this.version);
+        this.version = await this.state.writeThroughConnectionLoss(record, this.version);
       } catch (error) {
         if (!ZooKeeperError.is(error, 'BADVERSION')) throw error;
         // An earlier write of ours may have been applied although its reply was lost (connection
