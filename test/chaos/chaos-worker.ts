@@ -1,0 +1,247 @@
+/**
+ * One worker of the chaos run (a child process of run.ts): a Nest app on the real ZkLockModule that
+ * loops a guarded `@WithLock('counter', { recover: 'repair' })` section over the driver's fenced
+ * counter, and takes part in the election `chaos` with a `@LeaderOnly` heartbeat fenced by the
+ * leadership token. Everything it sees goes to its own event log (event-log.ts).
+ *
+ * The section deliberately does not look at `lock.signal` before writing: a holder that resumes
+ * from a SIGSTOP, or that kept going while cut off, writes anyway, and the store's fencing is what
+ * must refuse it. That is the case fencing tokens exist for.
+ *
+ *   node chaos-worker.js '<json WorkerConfig>'      (forked: needs the IPC channel)
+ *
+ * IPC in: `store-reply`, `linger` (see below), `stop` (finish the current section, close the app, exit 0).
+ * IPC out: `ready`, `in-section` / `checkpointed` / `out-section` (the driver kills, stops or cuts it
+ * inside a section),
+ * `leader` (current value), `store` requests.
+ */
+import 'reflect-metadata';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable, Module, type LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { LeaderOnly } from '../../src/decorators/leader-only.decorator.js';
+import { OnLeaderRecovery } from '../../src/decorators/on-leader-recovery.decorator.js';
+import { WithLock } from '../../src/decorators/with-lock.decorator.js';
+import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
+import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready-state.js';
+import type { HeldLock } from '../../src/services/held-lock.js';
+import { LeaderService } from '../../src/services/leader.service.js';
+import { LockService } from '../../src/services/lock.service.js';
+import { ZkLockModule } from '../../src/zk-lock.module.js';
+import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ELECTION_NAME, LOCK_NAME, type WorkerConfig } from './chaos-names.js';
+import { EventLog } from './event-log.js';
+import type { StoreCall, StoreReply } from './fenced-store.js';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
+const log = new EventLog(config.logFile, { w: config.w, inc: config.inc });
+/** Error name, with the ZooKeeper code for ZooKeeper errors (`ZooKeeperError:CONNECTIONLOSS`). */
+const describe = (error: unknown) => {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { zkCode?: string }).zkCode;
+  return code ? `${error.name}:${code}` : error.name;
+};
+const notify = (message: Record<string, unknown>) => process.send?.(message);
+log.write({ ev: 'start', pid: process.pid });
+
+/** The store refused an operation: an older token than one it has seen, or a failed compare-and-set. */
+class StoreRefusedError extends Error {
+  override readonly name = 'StoreRefusedError';
+}
+
+let nextId = 1;
+const pending = new Map<number, (reply: StoreReply) => void>();
+function store(request: StoreCall): Promise<StoreReply> {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    process.send!({ ...request, type: 'store', id });
+  });
+}
+async function storeRead(token: string): Promise<number> {
+  const reply = await store({ op: 'read', token });
+  if (!reply.accepted) throw new StoreRefusedError(`read refused (${reply.reason})`);
+  return reply.value!;
+}
+async function storeWrite(token: string, expect: number, kind: 'section' | 'repair', interrupted?: string): Promise<void> {
+  const reply = await store({ op: 'write', token, expect, value: expect + 1, kind, interrupted });
+  if (!reply.accepted) throw new StoreRefusedError(`write refused (${reply.reason})`);
+}
+
+/**
+ * Set by the driver when it cuts off or stops this worker: until then, the section keeps working (a
+ * store read every 50 ms, as long work would) for as long as its lease says the lock is held, so
+ * that a loss signalled late shows as work overlapping the next holder's. The driver makes it last
+ * a session timeout longer than the fault: the lease must say "lost" first.
+ */
+let lingerUntil = 0;
+
+async function keepWorking(lock: HeldLock, token: string): Promise<void> {
+  while (Date.now() < lingerUntil && !lock.signal.aborted && lock.lease.isHeld) {
+    log.write({ ev: 'work', token });
+    await storeRead(token);
+    await sleep(50);
+  }
+}
+
+@Injectable()
+class CounterWorker {
+  constructor(private readonly locks: LockService) {}
+
+  @WithLock(LOCK_NAME, { recover: 'repair' })
+  async increment(): Promise<void> {
+    const lock = this.locks.current(LOCK_NAME)!;
+    const token = lock.fencingToken.toString();
+    log.write({ ev: 'enter', token });
+    notify({ type: 'in-section', token });
+    let failure: unknown;
+    try {
+      const v = await storeRead(token);
+      await lock.checkpoint({ v });
+      log.write({ ev: 'checkpoint', token, v });
+      notify({ type: 'checkpointed' });
+      await sleep(5 + Math.floor(Math.random() * 36)); // so that kills and stops land mid-section
+      if (Date.now() < lingerUntil) await keepWorking(lock, token);
+      await storeWrite(token, v, 'section');
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      log.write({ ev: 'exit', token, ...(failure !== undefined && { error: describe(failure) }) });
+      notify({ type: 'out-section' });
+    }
+  }
+
+  /** Completes the interrupted increment once: only if the store still holds the value it checkpointed. */
+  async repair(interrupted: InterruptedSection<{ v: number } | undefined>, successor: RecoverySuccessor): Promise<void> {
+    const token = successor.token.toString();
+    const victim = interrupted.token.toString();
+    const checkpoint = interrupted.checkpoint?.v;
+    log.write({ ev: 'recovering', token, interrupted: victim, checkpoint });
+    try {
+      const current = await storeRead(token);
+      const repaired = checkpoint !== undefined && current === checkpoint;
+      if (repaired) await storeWrite(token, checkpoint, 'repair', victim);
+      log.write({ ev: 'recovered', token, interrupted: victim, checkpoint, repaired });
+    } catch (error) {
+      log.write({ ev: 'recover-failed', token, interrupted: victim, error: describe(error) });
+      throw error;
+    }
+  }
+}
+
+@Injectable()
+class Heartbeat {
+  constructor(private readonly leader: LeaderService) {}
+
+  @LeaderOnly()
+  async beat(): Promise<void> {
+    await store({ op: 'beat', token: this.leader.current()!.token.toString() });
+  }
+
+  @OnLeaderRecovery()
+  recovered(interrupted: InterruptedSection, successor: RecoverySuccessor): void {
+    log.write({ ev: 'leader-recovered', token: successor.token.toString(), interrupted: interrupted.token.toString() });
+  }
+}
+
+/** Nest's warnings and errors go to stderr, which the driver keeps in the run dir. */
+const stderrLogger: LoggerService = {
+  log: () => undefined,
+  warn: (message: unknown) => process.stderr.write(`[w${config.w}.${config.inc}] WARN ${String(message)}\n`),
+  error: (message: unknown) => process.stderr.write(`[w${config.w}.${config.inc}] ERROR ${String(message)}\n`),
+};
+
+@Module({
+  imports: [
+    ZkLockModule.forRoot({
+      connect: config.connect,
+      root: config.root,
+      sessionTimeoutMs: config.sessionTimeoutMs,
+      connectTimeoutMs: 30_000,
+      drainTimeoutMs: 2000,
+      identity: `w${config.w}.${config.inc}`,
+      election: { name: ELECTION_NAME },
+    }),
+  ],
+  providers: [CounterWorker, Heartbeat],
+})
+class WorkerModule {}
+
+let stopping = false;
+process.on('message', (message: { type: string; id?: number }) => {
+  if (message.type === 'store-reply') {
+    const resolve = pending.get(message.id!);
+    pending.delete(message.id!);
+    resolve?.(message as StoreReply);
+  } else if (message.type === 'linger') {
+    lingerUntil = Date.now() + (message as { ms?: number }).ms!;
+  } else if (message.type === 'stop') {
+    stopping = true;
+  }
+});
+const onDriverGone = () => process.exit(2);
+process.on('disconnect', onDriverGone);
+process.on('unhandledRejection', (error) => {
+  log.write({ ev: 'error', where: 'unhandledRejection', error: describe(error) });
+  process.exit(1);
+});
+
+const app = await NestFactory.createApplicationContext(WorkerModule, { logger: stderrLogger });
+app.get(ZkSession).state$.subscribe((change) => log.write({ ev: 'session', state: change.state, sessionId: change.sessionId }));
+// Emitted in the same synchronous call as each `isLeader$` value (LeaderElection.report), with its token.
+app.get(ZkLockEvents).events$.subscribe((event) => {
+  switch (event.type) {
+    case 'lock.acquired':
+      return log.write({ ev: 'acquired', token: event.token });
+    case 'lock.lost':
+      return log.write({ ev: 'lost', token: event.token, reason: event.reason });
+    case 'lock.released':
+      return log.write({ ev: 'released', token: event.token });
+    case 'leadership.gained':
+      notify({ type: 'leader', value: true });
+      return log.write({ ev: 'leader', value: true, token: event.token });
+    case 'leadership.lost':
+      notify({ type: 'leader', value: false });
+      return log.write({ ev: 'leader', value: false, token: event.token });
+  }
+});
+const leader = app.get(LeaderService);
+if (leader.isLeader) log.write({ ev: 'leader', value: true, token: leader.token }); // led before we subscribed
+log.write({ ev: 'ready', sessionId: app.get(ZkSession).sessionId ?? '' });
+notify({ type: 'ready' });
+
+const counter = app.get(CounterWorker);
+const heartbeat = app.get(Heartbeat);
+const lockLoop = (async () => {
+  while (!stopping) {
+    log.write({ ev: 'want' });
+    try {
+      await counter.increment();
+      log.write({ ev: 'done', ok: true });
+    } catch (error) {
+      log.write({ ev: 'done', ok: false, error: describe(error) });
+      await sleep(20 + Math.floor(Math.random() * 30));
+    }
+    await sleep(Math.floor(Math.random() * 10));
+  }
+})();
+const beatLoop = (async () => {
+  while (!stopping) {
+    try {
+      await heartbeat.beat();
+    } catch (error) {
+      // Losing leadership mid-beat is what faults do; anything else is worth a line in the figures.
+      if (describe(error) !== 'LeadershipLostError') log.write({ ev: 'error', where: `beat:${describe(error)}`, error: String(error) });
+    }
+    await sleep(50 + Math.floor(Math.random() * 50));
+  }
+})();
+
+await Promise.all([lockLoop, beatLoop]);
+log.write({ ev: 'stopping' });
+await app.close();
+log.write({ ev: 'closed' });
+notify({ type: 'closed' });
+process.off('disconnect', onDriverGone);
+process.disconnect(); // nothing else keeps us alive: a handle the app left open shows as a worker that does not exit

@@ -1,0 +1,215 @@
+/**
+ * The chaos checker against hand-written logs: a clean run passes (also with a repaired crash and an
+ * excused SIGSTOP overlap), and each kind of violation is reported. No ZooKeeper involved.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { check, VIOLATION_KINDS, type ViolationKind } from './checker.js';
+import { Scenario } from './log-scenario.js';
+
+/** Three workers, three clean sections (tokens 10, 20, 30), two leaders one after the other. */
+function clean(): Scenario {
+  const s = new Scenario();
+  for (const w of [1, 2, 3]) s.process(w, 1, 0, 1000);
+  s.section(1, 1, '10', { want: 5, acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ok' });
+  s.section(2, 1, '20', { want: 6, acquired: 30, v: 1, write: 40, exit: 41, released: 42, outcome: 'ok' });
+  s.section(3, 1, '30', { want: 7, acquired: 50, v: 2, write: 60, exit: 61, released: 62, outcome: 'ok' });
+  s.leader(1, 1, '100', 5, 500).leader(2, 1, '200', 600, 990);
+  s.driverLine(900, { ev: 'phase', name: 'stopping' });
+  return s;
+}
+
+/** The kinds with at least one violation. */
+function found(s: Scenario): Partial<Record<ViolationKind, string[]>> {
+  const { violations } = check(s.input());
+  return Object.fromEntries(VIOLATION_KINDS.filter((kind) => violations[kind].length > 0).map((kind) => [kind, violations[kind]]));
+}
+
+function assertOnly(s: Scenario, kind: ViolationKind): void {
+  const kinds = Object.keys(found(s));
+  assert.deepEqual(kinds, [kind], JSON.stringify(found(s), null, 1));
+}
+
+/** w1 (token 10) is SIGKILLed after its checkpoint; w2 (token 20) gets the lock a session timeout later. */
+function crashed(repair?: { repaired: boolean }): Scenario {
+  const s = new Scenario();
+  s.process(1, 1, 0, 15, { killed: true }).process(2, 1, 0, 5000);
+  s.section(1, 1, '10', { acquired: 10, v: 0 });
+  s.fault('kill-worker', 15, 15, 1);
+  s.section(2, 1, '20', { want: 12, acquired: 2100, v: 1, write: 2120, exit: 2121, released: 2122, outcome: 'ok', repairs: repair ? [{ interrupted: '10', checkpoint: 0, at: 2105, ...repair }] : [] });
+  s.driverLine(4000, { ev: 'phase', name: 'stopping' });
+  return s;
+}
+
+describe('chaos checker', () => {
+  it('passes a clean run and counts what happened', () => {
+    const { violations, figures } = check(clean().input());
+    assert.deepEqual(VIOLATION_KINDS.filter((kind) => violations[kind].length > 0), []);
+    assert.equal(figures.acquisitions, 3);
+    assert.equal(figures.sectionsCompleted, 3);
+    assert.equal(figures.storeAccepted, 6);
+    assert.equal(figures.finalCounter, 3);
+    assert.equal(figures.leaderTerms, 2);
+    assert.equal(figures.longestLeaderGapMs, 100);
+  });
+
+  it('passes a crash repaired once by the next holder', () => {
+    const s = crashed({ repaired: true });
+    const { figures } = check(s.input());
+    assert.deepEqual(found(s), {});
+    assert.equal(figures.repairsApplied, 1);
+    assert.equal(figures.longestLockGapMs, 2085);
+  });
+
+  it('passes a holder killed between its body and its return, repaired or not (its completion is unknown)', () => {
+    for (const repaired of [false, true]) {
+      const s = new Scenario();
+      s.process(1, 1, 0, 25, { killed: true }).process(2, 1, 0, 5000);
+      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, released: 22 });
+      s.fault('kill-worker', 25, 25, 1);
+      const repairs = repaired ? [{ interrupted: '10', checkpoint: 0, repaired: false, at: 2105 }] : [];
+      s.section(2, 1, '20', { acquired: 2100, v: 1, write: 2120, exit: 2121, released: 2122, outcome: 'ok', repairs });
+      assert.deepEqual(found(s), {});
+      assert.equal(check(s.input()).figures.sectionsOutcomeUnknown, 1);
+    }
+  });
+
+  it('passes a call whose completion write died with the connection after its body ended (applied or not)', () => {
+    for (const repaired of [false, true]) {
+      const s = new Scenario();
+      s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ZooKeeperError:CONNECTIONLOSS' });
+      const repairs = repaired ? [{ interrupted: '10', checkpoint: 0, repaired: false, at: 1105 }] : [];
+      s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok', repairs });
+      assert.deepEqual(found(s), {});
+    }
+    // A failure inside the body is no such doubt: the next holder must repair it.
+    const s = new Scenario();
+    s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+    s.section(1, 1, '10', { acquired: 10, v: 0, exit: 21, released: 22, bodyError: 'ZooKeeperError:CONNECTIONLOSS', outcome: 'ZooKeeperError:CONNECTIONLOSS' });
+    s.section(2, 1, '20', { acquired: 1100, v: 0, write: 1120, exit: 1121, released: 1122, outcome: 'ok' });
+    assert.ok(found(s)['recovery-missing']);
+  });
+
+  it('lock-overlap: a holder granted while another still held', () => {
+    const s = clean();
+    s.section(4, 1, '40', { acquired: 70, v: 3, write: 90, exit: 201, released: 202, outcome: 'ok' });
+    s.section(5, 1, '50', { acquired: 100, v: 4, write: 300, exit: 301, released: 302, outcome: 'ok' });
+    assertOnly(s, 'lock-overlap');
+  });
+
+  it('lock-overlap: a holder cut off reports the loss after its successor was granted (invariant 2)', () => {
+    const s = clean();
+    s.fault('cut-1.5T', 100, 3100, 4);
+    s.section(4, 1, '40', { acquired: 70, v: 3, write: 80, exit: 81, lost: 2500, outcome: 'LockLostError' });
+    s.section(5, 1, '50', { acquired: 2400, v: 4, write: 2410, exit: 2411, released: 2412, outcome: 'ok', repairs: [{ interrupted: '40', checkpoint: 3, repaired: false, at: 2401 }] });
+    assertOnly(s, 'lock-overlap');
+  });
+
+  it('excuses an overlap of a SIGSTOPped holder, but not one that then reports success (stale-success)', () => {
+    const stopped = () => {
+      const s = clean();
+      s.fault('stop-worker', 75, 3075, 4);
+      s.section(5, 1, '50', { acquired: 2100, v: 4, write: 2110, exit: 2111, released: 2112, outcome: 'ok', repairs: [{ interrupted: '40', checkpoint: 3, repaired: true, at: 2101 }] });
+      return s;
+    };
+    // Resumed, it writes with its old token: the store refuses it; the lease's loss is logged late.
+    const excused = stopped().section(4, 1, '40', { acquired: 70, v: 3, write: 3080, refused: 'stale', exit: 3081, lost: 3090, bodyError: 'StoreRefusedError', outcome: 'StoreRefusedError' });
+    assert.deepEqual(found(excused), {});
+    assert.equal(check(excused.input()).figures.excusedLockOverlaps, 1);
+    const reportedOk = stopped().section(4, 1, '40', { acquired: 70, v: 3, write: 3080, refused: 'stale', exit: 3081, released: 3090, outcome: 'ok' });
+    assert.ok(found(reportedOk)['stale-success']);
+  });
+
+  it('token-order: a later grant with an older token', () => {
+    const s = clean();
+    s.section(4, 1, '25', { acquired: 70, v: 3, write: 80, exit: 81, released: 82, outcome: 'ok' });
+    assert.ok(found(s)['token-order']);
+  });
+
+  it('store-order: an older token accepted after a newer one, or one token from two processes', () => {
+    const older = clean().storeOp(70, { w: 1, inc: 1, op: 'read', token: '10', accepted: true });
+    assertOnly(older, 'store-order');
+    const shared = clean().storeOp(70, { w: 1, inc: 1, op: 'read', token: '30', accepted: true });
+    assertOnly(shared, 'store-order');
+    const beats = clean().storeOp(600, { w: 2, inc: 1, op: 'beat', token: '200', accepted: true }).storeOp(610, { w: 1, inc: 1, op: 'beat', token: '100', accepted: true });
+    assertOnly(beats, 'store-order');
+  });
+
+  it('cas-conflict: a write that found the counter changed since its read', () => {
+    const s = clean();
+    s.section(4, 1, '40', { acquired: 70, v: 2, write: 80, refused: 'cas', exit: 81, released: 82, bodyError: 'StoreRefusedError', outcome: 'StoreRefusedError' });
+    assert.ok(found(s)['cas-conflict']);
+  });
+
+  it('lost-increment: a checkpointed increment applied by someone else', () => {
+    const s = crashed();
+    // w2 did not repair token 10 and read the value 0 itself: token 10's increment is gone.
+    const fresh = new Scenario();
+    fresh.process(1, 1, 0, 15, { killed: true }).process(2, 1, 0, 5000);
+    fresh.section(1, 1, '10', { acquired: 10, v: 0 }).fault('kill-worker', 15, 15, 1);
+    fresh.section(2, 1, '20', { acquired: 2100, v: 0, write: 2120, exit: 2121, released: 2122, outcome: 'ok' });
+    assert.ok(found(fresh)['lost-increment']);
+    assert.ok(found(s)['lost-increment'], 'no repair and no later section: the increment never happened');
+  });
+
+  it('counter: the counter file disagrees with the accepted increments', () => {
+    const s = clean();
+    s.end = { finalCounter: 4, orphans: [] };
+    assertOnly(s, 'counter');
+  });
+
+  it('recovery-missing: the next holder to enter did not repair a crash', () => {
+    const s = crashed();
+    assert.ok(found(s)['recovery-missing']);
+  });
+
+  it('recovery-duplicate: a crash repaired by two holders', () => {
+    const s = crashed({ repaired: true });
+    s.section(3, 1, '30', { acquired: 2200, v: 2, write: 2220, exit: 2221, released: 2222, outcome: 'ok', repairs: [{ interrupted: '10', checkpoint: 0, repaired: false, at: 2205 }] });
+    s.process(3, 1, 0, 5000);
+    assertOnly(s, 'recovery-duplicate');
+  });
+
+  it('recovery-spurious: a repair of a section that had completed', () => {
+    const s = clean();
+    s.section(4, 1, '40', { acquired: 70, v: 3, write: 80, exit: 81, released: 82, outcome: 'ok', repairs: [{ interrupted: '30', checkpoint: 2, repaired: false, at: 71 }] });
+    s.process(4, 1, 0, 1000);
+    assertOnly(s, 'recovery-spurious');
+  });
+
+  it('leader-overlap: two leaders at once; a SIGSTOP of the older excuses it, a cut does not', () => {
+    const overlap = () => clean().leader(3, 1, '300', 900);
+    assertOnly(overlap(), 'leader-overlap');
+    const stopped = overlap().fault('stop-worker', 850, 4000, 2);
+    assert.deepEqual(found(stopped), {});
+    assert.equal(check(stopped.input()).figures.excusedLeaderOverlaps, 1);
+    assertOnly(overlap().fault('cut-1.5T', 850, 4000, 2), 'leader-overlap');
+  });
+
+  it('leader-token-order: a later leader with an older token', () => {
+    assertOnly(clean().leader(3, 1, '150', 995, 999), 'leader-token-order');
+  });
+
+  it('stuck: a wait beyond the bound, and a worker that did not stop', () => {
+    const s = clean();
+    s.log(3, 1, 100, { ev: 'want' }).log(3, 1, 100 + 31_000, { ev: 'acquired', token: '40' });
+    assert.ok(found(s).stuck);
+    assertOnly(clean().driverLine(950, { ev: 'stuck', w: 1, inc: 1, note: 'did not stop' }), 'stuck');
+  });
+
+  it('unexpected-exit, orphan, dirty-at-end', () => {
+    const crashed = new Scenario();
+    crashed.process(1, 1, 0, 50, { code: 1 });
+    assertOnly(crashed, 'unexpected-exit');
+    const orphans = clean();
+    orphans.end = { finalCounter: 3, orphans: ['/chaos/locks/counter/_c_x-lock-0000000001'] };
+    assertOnly(orphans, 'orphan');
+    const dirty = clean();
+    dirty.end = { finalCounter: 3, orphans: [], lockReady: { state: 'dirty', token: '20' } };
+    assertOnly(dirty, 'dirty-at-end');
+    const dirtyElection = clean();
+    dirtyElection.end = { finalCounter: 3, orphans: [], lockReady: { state: 'ready', token: '30' }, electionReady: { state: 'dirty', token: '200' } };
+    assertOnly(dirtyElection, 'dirty-at-end');
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The chaos run's verdict: a pure function from the event logs (workers, fenced store, driver) to
+ * violations by kind and the run's figures. Each rule names the invariant of DESIGN §8 it checks.
+ * `checker.test.ts` feeds it hand-written logs with each kind of violation: a checker that cannot
+ * fail proves nothing.
+ */
+import type { DriverEvent, StoreOp, WorkerEvent } from './event-log.js';
+import { reconstruct, stoppedDuring, type Hold, type Reconstruction } from './holds.js';
+import { checkLeadership } from './leadership-rules.js';
+import { checkRecovery } from './recovery-rules.js';
+
+export const VIOLATION_KINDS = [
+  'lock-overlap', // inv. 1/2: two holders believed they held the lock at once
+  'stale-success', // a holder that overlapped its successor (excused by a SIGSTOP) still reported success
+  'token-order', // fencing tokens did not strictly increase in grant order
+  'store-order', // the store accepted an older token after a newer one, or one token from two processes
+  'cas-conflict', // a write found the counter changed since its read: two writers interleaved
+  'lost-increment', // a checkpointed increment was never applied, or applied by someone else
+  'counter', // the final counter is not the number of accepted increments
+  'recovery-missing', // inv. 6: an interrupted section was not repaired by the next holder before its work
+  'recovery-duplicate', // repaired twice
+  'recovery-spurious', // a repair of a section that was not interrupted
+  'leader-overlap', // two leaders at once
+  'leader-token-order', // leadership tokens did not increase
+  'stuck', // a wait, the lock or the election made no progress within the bound, or a worker did not stop
+  'unexpected-exit', // a worker process died without being killed
+  'orphan', // inv. 3: queue znodes left after every worker was gone
+  'dirty-at-end', // a ready znode is dirty at the end although a later holder (or a graceful close) came
+] as const;
+export type ViolationKind = (typeof VIOLATION_KINDS)[number];
+export type Violations = Record<ViolationKind, string[]>;
+
+/** What the driver found after every worker was gone. */
+export interface RunEnd {
+  /** The counter file's content. */
+  readonly finalCounter: number;
+  /** Queue znodes still there (after waiting up to a session timeout for killed sessions). */
+  readonly orphans: readonly string[];
+  /** The lock's ready record at the end, if any. */
+  readonly lockReady?: { readonly state: string; readonly token: string };
+  /** The election's ready record at the end: every leader closed gracefully, so it must be `ready`. */
+  readonly electionReady?: { readonly state: string; readonly token: string };
+}
+
+export interface CheckInput {
+  readonly workers: readonly WorkerEvent[];
+  readonly store: readonly StoreOp[];
+  readonly driver: readonly DriverEvent[];
+  readonly end: RunEnd;
+  /** A wait (or a lock / leadership gap) longer than this is a stuck process. */
+  readonly stuckBoundMs: number;
+}
+
+export interface CheckFigures {
+  acquisitions: number;
+  sectionsCompleted: number;
+  sectionsFailed: Record<string, number>;
+  /** Killed between the end of the method body and the call's return: completed or not, unknown. */
+  sectionsOutcomeUnknown: number;
+  storeAccepted: number;
+  storeRejectedStale: number;
+  /** Holds (leaderships) that overlapped a successor because their process was SIGSTOPped: excused. */
+  excusedLockOverlaps: number;
+  excusedLeaderOverlaps: number;
+  /** Accepted ops of a holder after its successor's grant, before the successor's first op: serializable, not a violation. */
+  storeLateAccepted: number;
+  beatsAccepted: number;
+  beatsRejectedStale: number;
+  recoveryRuns: number;
+  repairsApplied: number;
+  recoveryReruns: number;
+  unrepairedAtEnd: number;
+  leaderTerms: number;
+  longestLockGapMs: number;
+  longestLeaderGapMs: number;
+  finalCounter: number;
+  workerErrors: Record<string, number>;
+}
+
+export interface CheckResult {
+  readonly violations: Violations;
+  readonly figures: CheckFigures;
+}
+
+const ms = (ns: number) => Math.round(ns / 1e6);
+
+export function check(input: CheckInput): CheckResult {
+  const violations = Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, [] as string[]])) as Violations;
+  const run = reconstruct(input.workers, input.driver);
+  const t0 = Math.min(...[...input.workers, ...input.driver].map((event) => event.t));
+  const at = (t: number) => `${ms(t - t0)}ms`;
+  const stopPhase = input.driver.find((event) => event.ev === 'phase' && event.name === 'stopping')?.t ?? Infinity;
+  const figures: CheckFigures = {
+    acquisitions: run.holds.length,
+    sectionsCompleted: run.holds.filter((hold) => hold.completed).length,
+    sectionsFailed: countBy(run.holds.filter((hold) => hold.error !== undefined).map((hold) => hold.error!)),
+    sectionsOutcomeUnknown: run.holds.filter((hold) => hold.outcomeUnknown).length,
+    storeAccepted: 0,
+    storeRejectedStale: 0,
+    storeLateAccepted: 0,
+    beatsAccepted: 0,
+    beatsRejectedStale: 0,
+    recoveryRuns: 0,
+    repairsApplied: 0,
+    recoveryReruns: 0,
+    unrepairedAtEnd: 0,
+    excusedLockOverlaps: 0,
+    excusedLeaderOverlaps: 0,
+    leaderTerms: run.leaders.length,
+    longestLockGapMs: ms(longestGap(run.holds.map((hold) => ({ start: hold.acquiredAt, end: hold.end })), stopPhase)),
+    longestLeaderGapMs: ms(longestGap(run.leaders, stopPhase)),
+    finalCounter: input.end.finalCounter,
+    workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
+  };
+
+  // The store logs in processing order, with the driver's clock: sorting by time keeps that order.
+  const store = [...input.store].sort((a, b) => a.t - b.t);
+  checkHolds(run, violations, figures, at);
+  checkStore(run, store, violations, figures, at);
+  checkRecovery(run, store, input.end, violations, figures, at);
+  checkLeadership(run, violations, figures, at);
+  checkLiveness(run, input, violations, figures, at);
+  return { violations, figures };
+}
+
+/** Invariants 1, 2, 5: holds never overlap (unless a SIGSTOP excuses it); tokens grow in grant order. */
+function checkHolds(run: Reconstruction, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+  let open: Hold[] = [];
+  let previous: Hold | undefined;
+  const excused = new Set<Hold>();
+  for (const hold of run.holds) {
+    if (previous && BigInt(hold.token) <= BigInt(previous.token)) {
+      const [stale, newer] = BigInt(hold.token) < BigInt(previous.token) ? [hold, previous] : [previous, hold];
+      if (!stoppedDuring(run.stops, stale.w, stale.inc, stale.wantAt, newer.acquiredAt)) {
+        violations['token-order'].push(`token ${hold.token} (w${hold.w}.${hold.inc}) granted at ${at(hold.acquiredAt)} after token ${previous.token} (w${previous.w}.${previous.inc}) at ${at(previous.acquiredAt)}`);
+      }
+    }
+    previous = hold;
+    open = open.filter((earlier) => earlier.end > hold.acquiredAt);
+    for (const earlier of open) {
+      const [stale, newer] = BigInt(earlier.token) < BigInt(hold.token) ? [earlier, hold] : [hold, earlier];
+      const what = `w${earlier.w}.${earlier.inc} token ${earlier.token} [${at(earlier.acquiredAt)}..${at(earlier.end)} ${earlier.endKind}] and w${hold.w}.${hold.inc} token ${hold.token} acquired at ${at(hold.acquiredAt)}`;
+      if (stale !== newer && stoppedDuring(run.stops, stale.w, stale.inc, stale.wantAt, newer.acquiredAt)) {
+        excused.add(stale);
+        if (stale.completed) violations['stale-success'].push(`${what}: the stopped holder's call returned normally`);
+      } else {
+        violations['lock-overlap'].push(what);
+      }
+    }
+    open.push(hold);
+  }
+  figures.excusedLockOverlaps = excused.size;
+}
+
+/** The store's own record: fencing held (accepted tokens never go back), no compare-and-set conflict. */
+function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+  const byToken = new Map(run.holds.map((hold) => [hold.token, hold]));
+  const sorted = [...run.holds].sort((a, b) => (BigInt(a.token) < BigInt(b.token) ? -1 : 1));
+  const successorGrant = new Map(sorted.map((hold, i) => [hold.token, sorted[i + 1]?.acquiredAt ?? Infinity]));
+  let newestLock: StoreOp | undefined;
+  let newestBeat: StoreOp | undefined;
+  for (const op of store) {
+    if (op.op === 'beat') {
+      if (!op.accepted) { figures.beatsRejectedStale++; continue; }
+      figures.beatsAccepted++;
+      if (newestBeat && BigInt(op.token) < BigInt(newestBeat.token)) {
+        violations['store-order'].push(`beat with leader token ${op.token} accepted at ${at(op.t)} after token ${newestBeat.token}`);
+      }
+      newestBeat = op;
+      continue;
+    }
+    if (!op.accepted) {
+      if (op.reason === 'stale') figures.storeRejectedStale++;
+      else violations['cas-conflict'].push(`w${op.w}.${op.inc} token ${op.token} write expecting ${op.expect} refused at ${at(op.t)}: the counter had changed since its read`);
+      continue;
+    }
+    figures.storeAccepted++;
+    if (newestLock && BigInt(op.token) < BigInt(newestLock.token)) {
+      violations['store-order'].push(`${op.op} with token ${op.token} accepted at ${at(op.t)} after token ${newestLock.token}`);
+    } else if (newestLock && op.token === newestLock.token && (op.w !== newestLock.w || op.inc !== newestLock.inc)) {
+      violations['store-order'].push(`token ${op.token} used by w${newestLock.w}.${newestLock.inc} and w${op.w}.${op.inc}`);
+    }
+    newestLock = op;
+    if (byToken.has(op.token) && op.t > successorGrant.get(op.token)!) figures.storeLateAccepted++;
+  }
+}
+
+/** No process stuck, none died on its own, nothing left behind. */
+function checkLiveness(run: Reconstruction, input: CheckInput, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+  const bound = input.stuckBoundMs * 1e6;
+  for (const wait of run.waits) {
+    const death = run.deaths.get(`${wait.w}.${wait.inc}`);
+    if (!wait.granted && death?.killed && wait.until >= death.at) continue; // killed while waiting
+    if (wait.until - wait.wantAt > bound && !stoppedDuring(run.stops, wait.w, wait.inc, wait.wantAt, wait.until)) {
+      violations.stuck.push(`w${wait.w}.${wait.inc} waited ${ms(wait.until - wait.wantAt)}ms from ${at(wait.wantAt)} (${wait.granted ? 'then granted' : 'never granted'})`);
+    }
+  }
+  if (figures.longestLockGapMs > input.stuckBoundMs) violations.stuck.push(`nobody held the lock for ${figures.longestLockGapMs}ms`);
+  if (figures.longestLeaderGapMs > input.stuckBoundMs) violations.stuck.push(`nobody led for ${figures.longestLeaderGapMs}ms`);
+  for (const event of input.driver) {
+    if (event.ev === 'stuck') violations.stuck.push(`w${event.w}.${event.inc}: ${event.note}`);
+  }
+  for (const [key, death] of run.deaths) {
+    if (!death.killed && death.code !== 0) violations['unexpected-exit'].push(`w${key} exited with code ${death.code} signal ${death.signal} at ${at(death.at)}`);
+  }
+  for (const orphan of input.end.orphans) violations.orphan.push(orphan);
+  const electionReady = input.end.electionReady;
+  if (electionReady && electionReady.state !== 'ready') {
+    violations['dirty-at-end'].push(`the election's ready znode is ${electionReady.state} with token ${electionReady.token} after every leader closed`);
+  }
+}
+
+/** Longest stretch inside [first start, until] covered by no interval. */
+export function longestGap(intervals: readonly { start: number; end: number }[], until: number): number {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  if (sorted.length === 0) return 0;
+  let covered = sorted[0]!.end;
+  let longest = 0;
+  for (const interval of sorted) {
+    if (interval.start >= until) break;
+    longest = Math.max(longest, interval.start - covered);
+    covered = Math.max(covered, interval.end);
+  }
+  if (Number.isFinite(until)) longest = Math.max(longest, until - covered);
+  return Math.max(0, longest);
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}

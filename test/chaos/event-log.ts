@@ -1,0 +1,116 @@
+/**
+ * The chaos run's event logs: one JSON object per line, appended with a synchronous `write(2)` so
+ * that a line logged before a SIGKILL is on disk (the page cache survives the process).
+ *
+ * Every line has `t`: `process.hrtime.bigint()` as a decimal string, i.e. CLOCK_MONOTONIC in ns,
+ * which is one clock for all processes of the machine, so lines of different processes can be
+ * ordered by it. Tokens (bigint) are written as decimal strings. Readers turn `t` into a Number of
+ * ns: exact to ~2 ns for an uptime below 100 days, far finer than anything compared here.
+ */
+import fs from 'node:fs';
+
+/** Monotonic ns, comparable across the processes of one machine. */
+export const monotonicNs = (): bigint => process.hrtime.bigint();
+
+/** What a worker incarnation logs (`w`: worker slot, `inc`: incarnation, from 1 per slot). */
+export type WorkerEvent = { t: number; w: number; inc: number } & (
+  | { ev: 'start'; pid: number }
+  | { ev: 'ready'; sessionId: string }
+  | { ev: 'session'; state: string; sessionId?: string }
+  /** About to call the locked method (waiting starts). */
+  | { ev: 'want' }
+  /** `lock.acquired` from ZkLockEvents: the grant, before recovery and the section. */
+  | { ev: 'acquired'; token: string }
+  /** `lock.lost`: the lease's signal aborted. */
+  | { ev: 'lost'; token: string; reason: string }
+  /** `lock.released`: the delete that hands the lock on has been sent. */
+  | { ev: 'released'; token: string }
+  | { ev: 'recovering'; token: string; interrupted: string; checkpoint?: number }
+  /** The repair handler finished; `repaired`: it completed the interrupted increment. */
+  | { ev: 'recovered'; token: string; interrupted: string; checkpoint?: number; repaired: boolean }
+  | { ev: 'recover-failed'; token: string; interrupted: string; error: string }
+  /** The locked method body started (the guarded section was entered). */
+  | { ev: 'enter'; token: string }
+  | { ev: 'checkpoint'; token: string; v: number }
+  /** One more step of a section that keeps working while the driver cuts or stops its worker. */
+  | { ev: 'work'; token: string }
+  /** The locked method body ended: its last activity. `error` when it threw. */
+  | { ev: 'exit'; token: string; error?: string }
+  /** The locked call returned (`ok`) or threw. */
+  | { ev: 'done'; ok: boolean; error?: string }
+  /** Every `isLeader$` value, with the leadership token while true. */
+  | { ev: 'leader'; value: boolean; token?: string }
+  | { ev: 'leader-recovered'; token: string; interrupted: string }
+  | { ev: 'error'; where: string; error: string }
+  | { ev: 'stopping' }
+  | { ev: 'closed' }
+);
+
+/** One operation the fenced store processed (`w`/`inc`: the sender). */
+export interface StoreOp {
+  t: number;
+  w: number;
+  inc: number;
+  op: 'read' | 'write' | 'beat';
+  token: string;
+  accepted: boolean;
+  /** Why it was refused: an older token than one already seen, or a failed compare-and-set. */
+  reason?: 'stale' | 'cas';
+  expect?: number;
+  value?: number;
+  /** For writes: the section's own increment, or a repair of `interrupted`'s. */
+  kind?: 'section' | 'repair';
+  interrupted?: string;
+}
+
+/** What the driver logs: worker processes and faults. Times of faults are their start and end. */
+export type DriverEvent = { t: number } & (
+  | { ev: 'spawn'; w: number; inc: number; pid: number }
+  /** `killed`: by the driver (fault or stuck at the end). */
+  | { ev: 'exit'; w: number; inc: number; pid: number; code: number | null; signal: string | null; killed: boolean }
+  | { ev: 'fault'; kind: FaultKind; start: number; end: number; w?: number; inc?: number; server?: number; token?: string; note?: string }
+  /** A worker that did not stop within its bound. */
+  | { ev: 'stuck'; w: number; inc: number; note: string }
+  | { ev: 'phase'; name: string }
+);
+
+export const FAULT_KINDS = ['kill-worker', 'stop-worker', 'kill-zk-leader', 'restart-zk-follower', 'cut-0.5T', 'cut-1T', 'cut-1.5T'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Appends JSON lines to one file; `t` is added to every line. */
+export class EventLog {
+  private readonly fd: number;
+
+  constructor(readonly file: string, private readonly base: Record<string, unknown> = {}) {
+    this.fd = fs.openSync(file, 'a');
+  }
+
+  write(fields: Record<string, unknown>): void {
+    const line = JSON.stringify({ t: monotonicNs(), ...this.base, ...fields }, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
+    fs.writeSync(this.fd, `${line}\n`);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+/** Parses a log file; a torn last line (a process killed mid-write) is dropped, any other bad line throws. */
+export function readEventLog<T extends { t: number }>(file: string): T[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const events: T[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      const event = JSON.parse(line) as T & { t: string | number };
+      events.push({ ...event, t: Number(event.t) });
+    } catch (error) {
+      if (index < lines.length - 1 && lines.slice(index + 1).some((rest) => rest.trim() !== '')) {
+        throw new Error(`${file}:${index + 1}: not JSON: ${line.slice(0, 200)}`, { cause: error });
+      }
+    }
+  });
+  return events;
+}

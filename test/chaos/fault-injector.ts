@@ -1,0 +1,175 @@
+/**
+ * The chaos run's faults, one at a time, each logged with its start and end (`fault` lines of the
+ * driver log). Targets and timings come from a seeded RNG, so `--seed` replays the schedule (who is
+ * inside a section or leads at a given moment still depends on timing).
+ *
+ * - kill-worker: SIGKILL a worker inside its section (on its `in-section` message, plus 0-25 ms,
+ *   so that kills land before, between and after its checkpoint and write), respawn it ~0.5-1 s later.
+ * - stop-worker: SIGSTOP a worker for 1.5 session timeouts (its session expires meanwhile), then
+ *   SIGCONT; alternately a worker inside its section and the current leader.
+ *   Cut and stopped workers "linger": their section keeps working until the lease says it may be
+ *   lost, so that a late loss signal shows up as overlapping work (and stale tokens at the store).
+ * - kill-zk-leader: SIGKILL the ensemble's leader server, restart it 2-4 s later, wait for quorum.
+ * - restart-zk-follower: restart (SIGTERM, start) a follower, wait for quorum.
+ * - cut-xT: blackhole a worker's proxies to every server for x session timeouts, then restore;
+ *   per kind alternately the leader and a worker right after its section's checkpoint.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { withTimeout } from '../support/wait.js';
+import type { ZkEnsemble } from '../support/zk-server.js';
+import { FAULT_KINDS, monotonicNs, type EventLog, type FaultKind } from './event-log.js';
+import type { Incarnation, SectionStep, WorkerPool } from './worker-pool.js';
+
+/** mulberry32: small, fast, good enough to pick targets and delays reproducibly. */
+export class Rng {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Integer in [lo, hi]. */
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  shuffle<T>(items: readonly T[]): T[] {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+    }
+    return copy;
+  }
+}
+
+export interface FaultContext {
+  readonly ensemble: ZkEnsemble;
+  readonly pool: WorkerPool;
+  /** proxies[w][server]: worker slot w's path to each server. */
+  readonly proxies: readonly (readonly TcpProxy[])[];
+  readonly sessionTimeoutMs: number;
+  readonly rng: Rng;
+  readonly log: EventLog;
+  /** Prints one line per fault. */
+  readonly say: (line: string) => void;
+}
+
+const CUT_FACTORS: Partial<Record<FaultKind, number>> = { 'cut-0.5T': 0.5, 'cut-1T': 1, 'cut-1.5T': 1.5 };
+const ENTRY_WAIT_MS = 5000;
+
+export class FaultInjector {
+  readonly counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
+  private stops = 0;
+
+  constructor(private readonly ctx: FaultContext) {}
+
+  async inject(kind: FaultKind): Promise<void> {
+    const cut = CUT_FACTORS[kind];
+    if (cut !== undefined) return this.cut(kind, cut);
+    switch (kind) {
+      case 'kill-worker':
+        return this.killWorker();
+      case 'stop-worker':
+        return this.stopWorker();
+      case 'kill-zk-leader':
+        return this.killZkLeader();
+      case 'restart-zk-follower':
+        return this.restartFollower();
+    }
+  }
+
+  private async killWorker(): Promise<void> {
+    const target = await this.holder();
+    if (!target) return this.ctx.say('kill-worker: no worker entered a section in time; skipped');
+    await sleep(this.ctx.rng.int(0, 25));
+    if (!target.alive) return;
+    const start = Number(monotonicNs());
+    this.ctx.pool.kill(target);
+    this.record('kill-worker', start, start, { w: target.w, inc: target.inc, token: target.section, note: target.leading ? 'also the leader' : undefined });
+    await sleep(this.ctx.rng.int(500, 1000));
+    await target.exited;
+    const next = this.ctx.pool.spawn(target.w);
+    await withTimeout(next.ready, 30_000).catch(() => this.ctx.say(`w${next.w}.${next.inc} not ready within 30 s; going on`));
+  }
+
+  private async stopWorker(): Promise<void> {
+    const target = this.stops++ % 2 === 1 ? (this.ctx.pool.leader() ?? (await this.holder())) : await this.holder();
+    if (!target) return this.ctx.say('stop-worker: no target in time; skipped');
+    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}`;
+    // A holder keeps working through the stop: resumed, its next store operation carries the old token.
+    this.ctx.pool.linger(target, 2.5 * this.ctx.sessionTimeoutMs);
+    await sleep(this.ctx.rng.int(2, 20)); // lands anywhere in the section, after the linger message
+    const start = Number(monotonicNs());
+    target.child.kill('SIGSTOP');
+    await sleep(1.5 * this.ctx.sessionTimeoutMs);
+    target.child.kill('SIGCONT');
+    this.record('stop-worker', start, Number(monotonicNs()), { w: target.w, inc: target.inc, note });
+  }
+
+  private async killZkLeader(): Promise<void> {
+    const { ensemble } = this.ctx;
+    const leader = await ensemble.leader(20_000);
+    const start = Number(monotonicNs());
+    await leader.kill();
+    await sleep(this.ctx.rng.int(2000, 4000));
+    await leader.restart();
+    await ensemble.waitForQuorum(60_000);
+    this.record('kill-zk-leader', start, Number(monotonicNs()), { server: ensemble.members.indexOf(leader) + 1 });
+  }
+
+  private async restartFollower(): Promise<void> {
+    const { ensemble } = this.ctx;
+    const follower = this.ctx.rng.pick(await ensemble.followers());
+    const start = Number(monotonicNs());
+    await follower.restart();
+    await ensemble.waitForQuorum(60_000);
+    this.record('restart-zk-follower', start, Number(monotonicNs()), { server: ensemble.members.indexOf(follower) + 1 });
+  }
+
+  private async cut(kind: FaultKind, factor: number): Promise<void> {
+    // A holder is cut right after its checkpoint, so that it keeps working (store operations, no
+    // ZooKeeper request to block on) until its lease says the lock may be lost.
+    // Leader and holder take turns per kind; the first 1.5T cut goes to the leader, so that even a
+    // one-round run cuts a leader off past its session timeout.
+    const leaderFirst = kind === 'cut-1.5T' ? 1 : 0;
+    const target = (this.counts[kind] + leaderFirst) % 2 === 1 ? (this.ctx.pool.leader() ?? (await this.holder('checkpointed'))) : await this.holder('checkpointed');
+    if (!target) return this.ctx.say(`${kind}: no target in time; skipped`);
+    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}`;
+    const proxies = this.ctx.proxies[target.w]!;
+    // A holder keeps working while cut off, until its lease's signal says stop (invariant 2).
+    this.ctx.pool.linger(target, (factor + 1) * this.ctx.sessionTimeoutMs);
+    const start = Number(monotonicNs());
+    for (const proxy of proxies) proxy.cut();
+    await sleep(factor * this.ctx.sessionTimeoutMs);
+    for (const proxy of proxies) proxy.restore();
+    this.record(kind, start, Number(monotonicNs()), { w: target.w, inc: target.inc, note });
+  }
+
+  /** A live worker right as it reaches `step` of a section: a random slot first, then whichever comes. */
+  private async holder(step: SectionStep = 'entered'): Promise<Incarnation | undefined> {
+    const slots = this.ctx.pool.live().map((incarnation) => incarnation.w);
+    if (slots.length === 0) return undefined;
+    const preferred = await this.ctx.pool.nextSectionStep(step, this.ctx.rng.pick(slots), ENTRY_WAIT_MS);
+    return preferred ?? (await this.ctx.pool.nextSectionStep(step, undefined, ENTRY_WAIT_MS));
+  }
+
+  private record(kind: FaultKind, start: number, end: number, detail: { w?: number; inc?: number; server?: number; token?: string; note?: string }): void {
+    this.counts[kind]++;
+    this.ctx.log.write({ ev: 'fault', kind, start, end, ...detail });
+    const target = detail.w !== undefined ? `w${detail.w}.${detail.inc}` : `zk${detail.server}`;
+    this.ctx.say(`${kind.padEnd(19)} ${target}${detail.note ? ` (${detail.note})` : ''}, ${Math.round((end - start) / 1e6)} ms`);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The downstream storage of the chaos run, owned by the driver process: one counter, persisted to a
+ * file in the run dir, that workers read and write over IPC, fenced the way README "Locks" tells
+ * users to fence: it remembers the newest token it has seen and refuses any operation carrying an
+ * older one. This is how invariant 1 ("at most one holder, as seen by anything that checks the
+ * fencing token") is observed: a holder that resumes after a SIGSTOP, or that kept working while
+ * cut off, is refused here once its successor has been seen. A write is a compare-and-set, so an
+ * update that would overwrite someone else's is refused too (and is a violation: with working
+ * fencing it cannot happen).
+ *
+ * Leader heartbeats are fenced the same way, separately, with the election's tokens.
+ */
+import fs from 'node:fs';
+import type { EventLog, StoreOp } from './event-log.js';
+
+/** What a worker asks of the store. */
+export type StoreCall =
+  | { op: 'read'; token: string }
+  | { op: 'write'; token: string; expect: number; value: number; kind: 'section' | 'repair'; interrupted?: string }
+  | { op: 'beat'; token: string };
+
+export type StoreRequest = StoreCall & { type: 'store'; id: number };
+
+export interface StoreReply {
+  type: 'store-reply';
+  id: number;
+  accepted: boolean;
+  reason?: 'stale' | 'cas';
+  /** The counter after the operation (reads and accepted writes). */
+  value?: number;
+}
+
+export class FencedStore {
+  private value = 0;
+  private newestLockToken = -1n;
+  private newestLeaderToken = -1n;
+
+  constructor(
+    readonly counterFile: string,
+    private readonly log: EventLog,
+  ) {
+    fs.writeFileSync(counterFile, '0');
+  }
+
+  get counter(): number {
+    return this.value;
+  }
+
+  /** Processes one request of worker `w` (incarnation `inc`); logs it, accepted or not. */
+  handle(w: number, inc: number, request: StoreRequest): StoreReply {
+    const token = BigInt(request.token);
+    const op: Omit<StoreOp, 't'> = { w, inc, op: request.op, token: request.token, accepted: false };
+    const reply: StoreReply = { type: 'store-reply', id: request.id, accepted: false };
+    if (request.op === 'beat') {
+      if (token < this.newestLeaderToken) return this.done(op, reply, 'stale');
+      this.newestLeaderToken = token;
+      return this.done(op, reply);
+    }
+    if (request.op === 'write') Object.assign(op, { expect: request.expect, value: request.value, kind: request.kind, interrupted: request.interrupted });
+    // Fencing first: an older token is refused whatever it asks for.
+    if (token < this.newestLockToken) return this.done(op, reply, 'stale');
+    this.newestLockToken = token;
+    if (request.op === 'read') {
+      reply.value = this.value;
+      return this.done(op, reply);
+    }
+    if (this.value !== request.expect) {
+      reply.value = this.value;
+      return this.done(op, reply, 'cas');
+    }
+    this.value = request.value;
+    // Persisted before the reply: what a worker was told is written is written.
+    fs.writeFileSync(this.counterFile, String(this.value));
+    reply.value = this.value;
+    return this.done(op, reply);
+  }
+
+  private done(op: Omit<StoreOp, 't'>, reply: StoreReply, reason?: 'stale' | 'cas'): StoreReply {
+    const accepted = reason === undefined;
+    this.log.write({ ...op, accepted, ...(reason && { reason }) });
+    reply.accepted = accepted;
+    if (reason) reply.reason = reason;
+    return reply;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The chaos run's report: a short table on stdout and the same as JSON (`figures.json` in the run
+ * dir). Violations are listed with their first few details, so a failing run says what went wrong.
+ */
+import { FAULT_KINDS, type FaultKind } from './event-log.js';
+import { VIOLATION_KINDS, type CheckResult } from './checker.js';
+
+export interface RunReport {
+  readonly seed: number;
+  readonly durationS: number;
+  readonly workers: number;
+  readonly sessionTimeoutMs: number;
+  readonly wallClockS: number;
+  readonly faults: Record<FaultKind, number>;
+  readonly result: CheckResult;
+}
+
+/** Every violation count 0 and every fault kind injected. */
+export function passed(report: RunReport): boolean {
+  const clean = VIOLATION_KINDS.every((kind) => report.result.violations[kind].length === 0);
+  return clean && missingFaults(report).length === 0;
+}
+
+export function missingFaults(report: RunReport): FaultKind[] {
+  return FAULT_KINDS.filter((kind) => report.faults[kind] === 0);
+}
+
+export function toJson(report: RunReport): unknown {
+  const { violations, figures } = report.result;
+  return {
+    seed: report.seed,
+    durationS: report.durationS,
+    wallClockS: report.wallClockS,
+    workers: report.workers,
+    sessionTimeoutMs: report.sessionTimeoutMs,
+    passed: passed(report),
+    faults: report.faults,
+    violations: Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, violations[kind].length])),
+    violationDetails: Object.fromEntries(VIOLATION_KINDS.filter((kind) => violations[kind].length > 0).map((kind) => [kind, violations[kind].slice(0, 50)])),
+    figures,
+  };
+}
+
+export function formatReport(report: RunReport): string {
+  const { violations, figures: f } = report.result;
+  const list = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([key, count]) => `${key} ${count}`)
+      .join(', ') || 'none';
+  const violationCounts = Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, violations[kind].length]));
+  const total = Object.values(violationCounts).reduce((a, b) => a + b, 0);
+  const rows: [string, string][] = [
+    ['run', `seed ${report.seed}, ${report.durationS} s of faults, ${report.workers} workers, session timeout ${report.sessionTimeoutMs} ms, ${report.wallClockS} s in all`],
+    ['acquisitions', `${f.acquisitions} (sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; killed after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
+    ['store ops', `accepted ${f.storeAccepted}, refused as stale ${f.storeRejectedStale}, accepted late but in token order ${f.storeLateAccepted}`],
+    ['leader heartbeats', `accepted ${f.beatsAccepted}, refused as stale ${f.beatsRejectedStale}; leadership terms ${f.leaderTerms}`],
+    ['faults', list(report.faults)],
+    ['recoveries', `runs ${f.recoveryRuns}, increments repaired ${f.repairsApplied}, re-runs ${f.recoveryReruns}, unrepaired at end ${f.unrepairedAtEnd}`],
+    ['longest unavailability', `lock ${f.longestLockGapMs} ms, leadership ${f.longestLeaderGapMs} ms`],
+    ['excused overlaps', `lock ${f.excusedLockOverlaps}, leadership ${f.excusedLeaderOverlaps} (SIGSTOPped holder / leader)`],
+    ['counter', `${f.finalCounter}`],
+    ['worker errors', list(f.workerErrors)],
+    ['violations', `${total === 0 ? 'none: ' : ''}${list(violationCounts)}`],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+  for (const kind of VIOLATION_KINDS) {
+    for (const detail of violations[kind].slice(0, 5)) lines.push(`  ! ${kind}: ${detail}`);
+    if (violations[kind].length > 5) lines.push(`  ! ${kind}: ... ${violations[kind].length - 5} more`);
+  }
+  const missing = missingFaults(report);
+  if (missing.length > 0) lines.push(`  ! fault kinds never injected: ${missing.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,194 @@
+/**
+ * Turns the raw event logs of a chaos run into what the checker reasons about: lock holds (one per
+ * grant), leadership intervals, and the windows during which each worker incarnation was stopped.
+ *
+ * A hold's interval is what its process *believed*, measured so that logging delays can only shrink
+ * it, never stretch it into a false overlap: it starts at the `acquired` line (logged after the
+ * grant) and ends at `lost` (the signal aborted), at its last logged activity before the release
+ * (the release line itself is written after the delete is sent, so a descheduled process could log
+ * it after its successor's grant), or at the process's death for a killed holder (whose session, and
+ * so whose lock, outlives it by a session timeout).
+ */
+import type { DriverEvent, WorkerEvent } from './event-log.js';
+
+export type IncarnationKey = `${number}.${number}`;
+export const incKey = (w: number, inc: number): IncarnationKey => `${w}.${inc}`;
+
+export interface Hold {
+  readonly w: number;
+  readonly inc: number;
+  readonly token: string;
+  /** Logged just before the locked call started waiting. */
+  readonly wantAt: number;
+  readonly acquiredAt: number;
+  end: number;
+  endKind: 'released' | 'lost' | 'killed' | 'open';
+  /** The locked method body started: the guarded section was entered. */
+  enterAt?: number;
+  /** The locked call returned normally (its guarded section completed). */
+  completed: boolean;
+  /** Its method body ended without an error. */
+  exitedCleanly: boolean;
+  /**
+   * Killed after its method body ended cleanly and before its `done` line, or its call failed with a
+   * connection error after the body ended cleanly: the section may have completed (the ready znode
+   * marked ready) or not; the logs cannot tell.
+   */
+  outcomeUnknown: boolean;
+  /** Error name when the call threw. */
+  error?: string;
+  /** Repairs this holder ran: `recovered` lines. */
+  readonly recoveries: { interrupted: string; at: number; repaired: boolean; checkpoint?: number }[];
+  /** `v` of the checkpoints it logged. */
+  readonly checkpoints: number[];
+}
+
+export interface LeaderInterval {
+  readonly w: number;
+  readonly inc: number;
+  readonly token: string;
+  readonly start: number;
+  end: number;
+  endKind: 'false' | 'died' | 'open';
+}
+
+export interface Window {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Reconstruction {
+  readonly holds: Hold[];
+  readonly leaders: LeaderInterval[];
+  /** SIGSTOP windows per incarnation. */
+  readonly stops: Map<IncarnationKey, Window[]>;
+  /** When each incarnation died (driver `exit` line, or the kill fault if earlier). */
+  readonly deaths: Map<IncarnationKey, { at: number; killed: boolean; code: number | null; signal: string | null }>;
+  /** Waits (want -> acquired, or want -> end of the incarnation) in ms, with where they were. */
+  readonly waits: { w: number; inc: number; wantAt: number; until: number; granted: boolean }[];
+  readonly byIncarnation: Map<IncarnationKey, WorkerEvent[]>;
+}
+
+export function reconstruct(workers: readonly WorkerEvent[], driver: readonly DriverEvent[]): Reconstruction {
+  const stops = new Map<IncarnationKey, Window[]>();
+  const deaths: Reconstruction['deaths'] = new Map();
+  for (const event of driver) {
+    if (event.ev === 'fault' && event.kind === 'stop-worker' && event.w !== undefined && event.inc !== undefined) {
+      const key = incKey(event.w, event.inc);
+      stops.set(key, [...(stops.get(key) ?? []), { start: event.start, end: event.end }]);
+    }
+    if (event.ev === 'fault' && event.kind === 'kill-worker' && event.w !== undefined && event.inc !== undefined) {
+      const key = incKey(event.w, event.inc);
+      const known = deaths.get(key);
+      deaths.set(key, { at: Math.min(event.start, known?.at ?? Infinity), killed: true, code: null, signal: 'SIGKILL' });
+    }
+    if (event.ev === 'exit') {
+      const key = incKey(event.w, event.inc);
+      const known = deaths.get(key);
+      deaths.set(key, { at: Math.min(event.t, known?.at ?? Infinity), killed: event.killed || (known?.killed ?? false), code: event.code, signal: event.signal });
+    }
+  }
+
+  const byIncarnation = new Map<IncarnationKey, WorkerEvent[]>();
+  for (const event of workers) {
+    const key = incKey(event.w, event.inc);
+    const list = byIncarnation.get(key) ?? [];
+    list.push(event);
+    byIncarnation.set(key, list);
+  }
+
+  const holds: Hold[] = [];
+  const leaders: LeaderInterval[] = [];
+  const waits: Reconstruction['waits'] = [];
+  for (const [key, events] of byIncarnation) {
+    events.sort((a, b) => a.t - b.t);
+    const death = deaths.get(key);
+    const lastAt = events.at(-1)!.t;
+    const endOfLife = death ? death.at : lastAt;
+    let hold: Hold | undefined;
+    let lastActivity = 0;
+    let wantAt: number | undefined;
+    let leader: LeaderInterval | undefined;
+    const closeHold = (end: number, kind: Hold['endKind']) => {
+      if (!hold || hold.endKind !== 'open') return;
+      hold.end = end;
+      hold.endKind = kind;
+    };
+    for (const event of events) {
+      switch (event.ev) {
+        case 'want':
+          wantAt = event.t;
+          break;
+        case 'acquired':
+          closeHold(lastActivity, 'released'); // a grant before the last hold's release line: should not happen
+          hold = { w: event.w, inc: event.inc, token: event.token, wantAt: wantAt ?? event.t, acquiredAt: event.t, end: endOfLife, endKind: 'open', completed: false, exitedCleanly: false, outcomeUnknown: false, recoveries: [], checkpoints: [] };
+          holds.push(hold);
+          if (wantAt !== undefined) waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: true });
+          wantAt = undefined;
+          lastActivity = event.t;
+          break;
+        case 'lost':
+          if (hold?.token === event.token) closeHold(event.t, 'lost');
+          break;
+        case 'released':
+          if (hold?.token === event.token) closeHold(lastActivity, 'released');
+          break;
+        case 'enter':
+        case 'checkpoint':
+        case 'work':
+        case 'exit':
+        case 'recovering':
+        case 'recovered':
+        case 'recover-failed':
+          if (hold?.token !== event.token) break;
+          lastActivity = event.t;
+          if (event.ev === 'enter') hold.enterAt = event.t;
+          if (event.ev === 'checkpoint') hold.checkpoints.push(event.v);
+          if (event.ev === 'exit') hold.exitedCleanly = event.error === undefined;
+          if (event.ev === 'recovered') hold.recoveries.push({ interrupted: event.interrupted, at: event.t, repaired: event.repaired, checkpoint: event.checkpoint });
+          break;
+        case 'done':
+          if (wantAt !== undefined) {
+            waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: false }); // failed before any grant
+            wantAt = undefined;
+          } else if (hold && hold.completed === false && hold.error === undefined) {
+            if (event.ok) hold.completed = true;
+            else hold.error = event.error ?? 'Error';
+            // The body ran to its end and the completion write then died with the connection: it may
+            // have been applied (ready) or not (dirty, the next holder repairs). The logs cannot tell.
+            if (hold.exitedCleanly && /^ZooKeeperError:(CONNECTIONLOSS|OPERATIONTIMEOUT)$/.test(hold.error ?? '')) hold.outcomeUnknown = true;
+          }
+          break;
+        case 'leader':
+          if (event.value && !leader) {
+            leader = { w: event.w, inc: event.inc, token: event.token ?? '-1', start: event.t, end: endOfLife, endKind: 'open' };
+            leaders.push(leader);
+          } else if (!event.value && leader) {
+            leader.end = event.t;
+            leader.endKind = 'false';
+            leader = undefined;
+          }
+          break;
+      }
+    }
+    if (hold?.exitedCleanly && hold.endKind !== 'lost' && !hold.completed && hold.error === undefined && death?.killed) hold.outcomeUnknown = true;
+    // Whatever was open when the process died lasted until its death (its session outlived it).
+    if (hold?.endKind === 'open') {
+      hold.end = endOfLife;
+      hold.endKind = death?.killed ? 'killed' : 'open';
+    }
+    if (leader) {
+      leader.end = endOfLife;
+      leader.endKind = death ? 'died' : 'open';
+    }
+    if (wantAt !== undefined) waits.push({ w: events[0]!.w, inc: events[0]!.inc, wantAt, until: endOfLife, granted: false });
+  }
+  holds.sort((a, b) => a.acquiredAt - b.acquiredAt);
+  leaders.sort((a, b) => a.start - b.start);
+  return { holds, leaders, stops, deaths, waits, byIncarnation };
+}
+
+/** Whether incarnation `w.inc` was stopped at some moment inside [from, to]. */
+export function stoppedDuring(stops: Map<IncarnationKey, Window[]>, w: number, inc: number, from: number, to: number): boolean {
+  return (stops.get(incKey(w, inc)) ?? []).some((stop) => stop.start < to && stop.end > from);
+}
