@@ -146,6 +146,9 @@ export class LeaderWork {
       if (this.interruptedToken === tenure.token) await this.claim(tenure.token, true);
       this.interruptedToken = undefined;
       const section = await fenced(this.electionPath, () => this.ready.enter(owner, undefined));
+      // Entering rides through a dropped connection; leadership may have ended meanwhile (and be
+      // reported again under a new tenure): this section's work must not start then.
+      if (tenure.signal.aborted) throw new LeadershipLostError(this.electionPath, 'leadership ended while the section was entering');
       const value = await fn(new LeaderSection(tenure, section, this.electionPath));
       // Finished, but if leadership ended meanwhile the work may have overlapped the next leader's:
       // say so, and leave the state dirty for whoever leads next.

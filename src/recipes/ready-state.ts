@@ -66,40 +66,48 @@ export class ReadyState {
   /**
    * Enters a guarded section: recovers an interrupted predecessor first (rejecting with
    * `RecoveryFailedError` if the handler throws; the state stays dirty for the next holder),
-   * then marks the state dirty under `owner`.
+   * then marks the state dirty under `owner`. Rides through connection loss on the same session.
    */
   async enter(owner: SectionOwner, recover: RecoveryHandler | undefined): Promise<GuardedSection> {
     const token = owner.token.toString();
+    const sessionId = this.sessionId;
     let recovered: InterruptedSection | undefined;
     for (;;) {
-      const current = await this.read();
-      if (current && BigInt(current.record.token) > owner.token) {
-        throw new LockLostError(this.path, `a newer holder (token ${current.record.token}) owns the ready state`);
-      }
-      if (current?.record.state === 'dirty' && current.record.token !== token && recovered?.token.toString() !== current.record.token) {
-        const interrupted: InterruptedSection = {
-          holder: current.record.holder,
-          token: BigInt(current.record.token),
-          since: current.record.since,
-          checkpoint: current.record.checkpoint,
-        };
-        if (recover) {
-          try {
-            await recover(interrupted, { token: owner.token });
-          } catch (error) {
-            throw new RecoveryFailedError(this.path, error);
-          }
-        }
-        recovered = interrupted;
-      }
-      const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
       try {
-        const version = current ? await this.write(record, current.version) : await this.create(record);
-        return new GuardedSection(this, record, version, recovered);
+        const current = await this.read();
+        if (current && BigInt(current.record.token) > owner.token) {
+          throw new LockLostError(this.path, `a newer holder (token ${current.record.token}) owns the ready state`);
+        }
+        if (current?.record.state === 'dirty' && current.record.token !== token && recovered?.token.toString() !== current.record.token) {
+          const interrupted: InterruptedSection = {
+            holder: current.record.holder,
+            token: BigInt(current.record.token),
+            since: current.record.since,
+            checkpoint: current.record.checkpoint,
+          };
+          if (recover) {
+            try {
+              await recover(interrupted, { token: owner.token });
+            } catch (error) {
+              throw new RecoveryFailedError(this.path, error);
+            }
+          }
+          recovered = interrupted;
+        }
+        const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
+        try {
+          const version = current ? await this.write(record, current.version) : await this.create(record);
+          return new GuardedSection(this, record, version, recovered);
+        } catch (error) {
+          // Someone wrote between our read and our write: an older holder that did not know it
+          // had lost the lock, or a newer one. Read again and decide by token.
+          if (!ZooKeeperError.is(error, 'BADVERSION', 'NODEEXISTS', 'NONODE')) throw error;
+        }
       } catch (error) {
-        // Someone wrote between our read and our write: an older holder that did not know it
-        // had lost the lock, or a newer one. Read again and decide by token.
-        if (!ZooKeeperError.is(error, 'BADVERSION', 'NODEEXISTS', 'NONODE')) throw error;
+        // A dropped connection: look again once the same session is back. A dirty write of ours
+        // that landed unanswered then reads back under our own token, and is simply written again;
+        // a recovery that already ran is not run twice (`recovered`).
+        if (!(await this.backOnSameSession(error, sessionId))) throw error;
       }
     }
   }
@@ -128,17 +136,31 @@ export class ReadyState {
    * (the lock died with the old one). Without a supervised session, the error is the caller's.
    */
   async writeThroughConnectionLoss(record: ReadyRecord, version: number): Promise<number> {
-    const session = 'waitForConnection' in this.client ? this.client : undefined;
-    const sessionId = session?.sessionId;
+    const sessionId = this.sessionId;
     for (;;) {
       try {
         return await this.write(record, version);
       } catch (error) {
-        if (!session || !(error instanceof ZooKeeperError && error.isConnectionError)) throw error;
-        await session.waitForConnection();
-        if (session.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
+        if (!(await this.backOnSameSession(error, sessionId))) throw error;
       }
     }
+  }
+
+  /** The supervised session's id, when the client is one (it is, for locks and elections). */
+  private get sessionId(): string | undefined {
+    return 'waitForConnection' in this.client ? this.client.sessionId : undefined;
+  }
+
+  /**
+   * After a failed request: true when it was a connection loss and the same session (the one the
+   * lock or leadership lives on) is connected again, so that the caller may simply try again. A
+   * replaced session ends it: `LockLostError`. Anything else, or no supervised session: false.
+   */
+  private async backOnSameSession(error: unknown, sessionId: string | undefined): Promise<boolean> {
+    if (!('waitForConnection' in this.client) || !(error instanceof ZooKeeperError && error.isConnectionError)) return false;
+    await this.client.waitForConnection();
+    if (this.client.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
+    return true;
   }
 
   private async create(record: ReadyRecord): Promise<number> {

@@ -173,7 +173,8 @@ describe('leader recovery and guarded sections', () => {
     a.join();
     await ra.next(true);
     await assert.rejects(a.runAsLeader(() => Promise.reject(new Error('crashed half-way'))), /crashed half-way/);
-    b.join();
+    b.join(); // B queues before C: wait for its node first
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
     c.join();
     await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: 5000 });
 

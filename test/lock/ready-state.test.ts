@@ -63,6 +63,21 @@ describe('ready state writes whose reply was lost', () => {
     assert.equal((await state.read())!.version, 1);
   });
 
+  it('enters through a lost reply of its dirty write: recovery runs once, the section is ours', async () => {
+    const dir = testRoot();
+    await session.create(dir, null, 'persistent');
+    await new ReadyState(session, dir).enter({ token: 20n, holder: 'crashed' }, undefined); // never completes
+    const faulty = new FaultySession(session);
+    loseNextSetDataReply(faulty);
+    let repairs = 0;
+    const section = await new ReadyState(faulty, dir).enter({ token: 21n, holder: 'me' }, () => void repairs++);
+    assert.equal(repairs, 1, 'the interrupted predecessor is repaired once, not again on the retry');
+    assert.equal(section.recovered?.token, 20n);
+    const { record } = (await new ReadyState(session, dir).read())!;
+    assert.deepEqual([record.state, record.token], ['dirty', '21']);
+    await section.complete();
+  });
+
   it('completes when the reply of the completing write itself was lost (the caller never sees the loss)', async () => {
     const faulty = new FaultySession(session);
     const { state, section } = await dirtySection(faulty, 11n);
