@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ElectionClosedError } from '../../src/errors/election-closed.error.js';
+import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import { sortQueue } from '../../src/recipes/queue-node.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
-import { FaultySession } from '../support/faulty-session.js';
+import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
@@ -190,6 +191,31 @@ describe('LeaderElection', () => {
     assert.equal(checks.length, 1, 'one read of our own node (exists + ephemeralOwner + watch) before reporting true');
     assert.ok(again.seq > reconnected.seq);
     assert.deepEqual(await queueNodes(k), [node], 'same node, same place: the session survived');
+  });
+
+  it('a leader section whose leadership ended while it was entering (connection dropped) does not start, although entering succeeds on reconnection', async () => {
+    const k = newKit();
+    const p = await startProxy();
+    const session = new FaultySession(await k.session(p.connectString, 4000));
+    const a = k.election(session, 'A');
+    const leading = new Recorder(a.isLeader$);
+    a.join();
+    const led = await leading.next(true);
+    // The section's first read of the ready znode: the network goes, leadership is reported
+    // false (policy immediate), and the read itself is lost.
+    let stopped = led;
+    session.before('getData', async (request) => {
+      p.cut();
+      stopped = await leading.next(false, led.seq);
+      throw connectionLoss('getData', request.path);
+    }, 1);
+    let ran = false;
+    const section = a.runAsLeader(() => void (ran = true));
+    await waitFor(() => session.state === 'suspended', { timeoutMs: 6000, message: 'suspended' });
+    p.restore(); // well within the session timeout: the same session comes back
+    await assert.rejects(section, (error: unknown) => error instanceof LeadershipLostError && /while the section was entering/.test(error.message));
+    assert.equal(ran, false, 'the work did not start');
+    await leading.next(true, stopped.seq); // leading again, under a new tenure
   });
 
   it('after reconnection, joins again instead of leading when its node is gone', async () => {
