@@ -278,8 +278,10 @@ export class LeaderElection implements Election {
     this.tenure = tenure;
     const leading = tenure !== undefined;
     if (this.leading.value === leading || this.leading.closed) return;
-    this.logger.log(`${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`);
+    // Subscribers first: they act on it (and a resigning leader's hand-over waits for this
+    // call); the log line, a synchronous write, comes after.
     this.leading.next(leading);
+    this.logger.log(`${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`);
     if (!this.events.wants('leadership')) return;
     const { name: election, path } = this;
     const identity = this.options.identity;
