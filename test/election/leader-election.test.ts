@@ -164,16 +164,22 @@ describe('LeaderElection', () => {
     await leaders.next('C');
   });
 
-  it('reports false as soon as the connection is suspended (policy immediate), and true again after reconnection only once its node is confirmed ours', async () => {
+  /** A leads through a TcpProxy, on a counting FaultySession. 4 s sessions: a cut healed within a second or two never expires it. */
+  async function leaderBehindProxy() {
     const k = newKit();
     const p = await startProxy();
-    // 4 s: the cut is healed well before the server could expire the session.
     const session = new FaultySession(await k.session(p.connectString, 4000));
     const a = k.election(session, 'A');
     const leading = new Recorder(a.isLeader$);
+    // Subscribed before the election: a state change is recorded before the election's reaction.
     const states = new Recorder<SessionStateChange>(session.state$);
     a.join();
-    await leading.next(true);
+    const led = await leading.next(true);
+    return { k, p, session, a, leading, led, states };
+  }
+
+  it('reports false as soon as the connection is suspended (policy immediate), and true again after reconnection only once its node is confirmed ours', async () => {
+    const { k, p, session, a, leading, states } = await leaderBehindProxy();
     const [node] = await queueNodes(k);
 
     const cutAt = currentSeq();
@@ -194,13 +200,7 @@ describe('LeaderElection', () => {
   });
 
   it('a leader section whose leadership ended while it was entering (connection dropped) does not start, although entering succeeds on reconnection', async () => {
-    const k = newKit();
-    const p = await startProxy();
-    const session = new FaultySession(await k.session(p.connectString, 4000));
-    const a = k.election(session, 'A');
-    const leading = new Recorder(a.isLeader$);
-    a.join();
-    const led = await leading.next(true);
+    const { p, session, a, leading, led } = await leaderBehindProxy();
     // The section's first read of the ready znode: the network goes, leadership is reported
     // false (policy immediate), and the read itself is lost.
     let stopped = led;
