@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
+import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
@@ -205,17 +205,22 @@ export class ZkSession implements ZkSessionClient {
   async secure(path: string): Promise<void> {
     const policy = this.options.acl;
     if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
-    let aclVersion = 0; // a node we just created still has the ACL it was created with
+    // A node we just created still has the ACL it was created with (version 0); after a
+    // BADVERSION, the version to try is read again (undefined).
+    let aclVersion: number | undefined = 0;
     for (;;) {
       try {
+        if (aclVersion === undefined) {
+          const stat = await this.exists(path);
+          if (!stat) return;
+          aclVersion = stat.aversion;
+        }
         await this.setAcl(path, policy.acl, aclVersion);
         return;
       } catch (error) {
         if (ZooKeeperError.is(error, 'NONODE')) return;
         if (ZooKeeperError.is(error, 'BADVERSION')) {
-          const stat = await this.exists(path);
-          if (!stat) return;
-          aclVersion = stat.aversion;
+          aclVersion = undefined;
           continue;
         }
         if (error instanceof ZooKeeperError && error.isConnectionError) {
