@@ -27,6 +27,7 @@ stdout: EV STARTED|READY|LEADER|NOTLEADER|RESIGN|CLOSED <id> <epoch-microseconds
   STARTED  the application context is up and the election joined
   READY    participants() shows at least 3 members
   LEADER   isLeader$ emitted true (printed first thing in the subscription)
+  NOTLEADER  isLeader$ emitted false, other than by resigning
   RESIGN   just before LeaderService.resign() on the 'resign' command
   CLOSED   the application context (and so the session) is closed; the process exits 0
 stdin: 'resign' (resign, close, exit 0), 'quit' or EOF (close, exit 0).
@@ -58,9 +59,11 @@ async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(ParticipantModule, { logger: stderrLogger, abortOnError: false });
   const leader = app.get(LeaderService);
   let leading = false;
+  let resigning = false;
   const subscription = leader.isLeader$.subscribe((isLeader) => {
     if (isLeader && !leading) ev('LEADER');
-    else if (!isLeader && leading) ev('NOTLEADER');
+    // Not after RESIGN, which says it already: the delete that hands over goes out right after.
+    else if (!isLeader && leading && !resigning) ev('NOTLEADER');
     leading = isLeader;
   });
   ev('STARTED');
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
   const close = (resign: boolean): Promise<void> =>
     (closing ??= (async () => {
       if (resign) {
+        resigning = true;
         ev('RESIGN');
         await leader.resign();
       }

@@ -18,10 +18,12 @@ export interface QueueEntry<P = unknown> {
   /** The session that owns the node: the entry dies with it. */
   readonly sessionId: string;
   /**
-   * The parent's `pzxid` in the listing that showed us at the head. Every grant's listing is
-   * answered after the previous holder's node was deleted, and that delete moved `pzxid` past
-   * anything the previous holder saw, so tokens strictly increase over grants, also across a
-   * recreated container parent and ensemble fail-over (zxids only grow). Free: no extra request.
+   * Strictly increases over grants, also across a recreated container parent and ensemble
+   * fail-over (zxids only grow). Without `succession`: the parent's `pzxid` in the listing that
+   * showed us at the head (every grant's listing is answered after the previous holder's node was
+   * deleted, which moved `pzxid` past anything that holder saw; free, no extra request). With
+   * `succession`: our node's `czxid` (grants follow queue order, which is creation order), since a
+   * succession grant has no listing.
    */
   readonly token: bigint;
   /** Not at the head on the first look: we waited for a predecessor to leave (a hand-off). */
@@ -43,12 +45,32 @@ export interface JoinOptions<P = unknown> {
    * the same round trip as the listing that puts it there. The entry carries the granting one.
    */
   readonly prefetch?: () => Promise<P>;
+  /**
+   * Direct succession (elections): a waiter whose predecessor was the head at its last look is
+   * granted the moment that node is deleted, without listing again, because nothing can queue
+   * ahead of it (sequence numbers only grow). Meanwhile `standby` keeps what the new head needs
+   * fresh under a watch; its current read becomes `prefetched`. The grant then needs no round
+   * trip. Costs one `exists` (with a watch) on our own node per node, and the token is its czxid.
+   */
+  readonly succession?: { readonly standby: () => StandingRead<P> };
+}
+
+/** A read kept fresh under a watch (see `JoinOptions.succession`). */
+export interface StandingRead<P> {
+  /** The latest read: sent after the latest notification, so at least as fresh as it. */
+  current(): Promise<P>;
+  /** No longer needed: read no more (a watch still standing may fire once, unheeded). */
+  stop(): void;
 }
 
 interface OwnNode {
   readonly path: string;
   readonly name: string;
   readonly sessionId: string;
+  /** Succession: our node's czxid, once read. */
+  czxid?: bigint;
+  /** Succession: a watch on our node stands, so its deletion would notify us before anything later. */
+  watched?: boolean;
 }
 
 /** The state of one `join` across its looks at the queue. */
@@ -59,13 +81,15 @@ interface Attempt {
   mine: OwnNode | undefined;
   /** Session of a create whose reply was lost: the node may exist; find it before creating again. */
   unknownCreate: string | undefined;
+  /** Ends the current wait for the predecessor early (our own node changed). */
+  wake: (() => void) | undefined;
 }
 
 /** Where one look at the queue left us. */
 type Place =
   | { readonly kind: 'retry' }
   | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
-  | { readonly kind: 'behind'; readonly predecessor: string };
+  | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorLeads: boolean };
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
@@ -97,7 +121,7 @@ export class FairQueue {
    */
   async join<P = unknown>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
     const id = randomUUID();
-    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined };
+    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
     let waited = false;
     try {
@@ -116,7 +140,19 @@ export class FairQueue {
           return undefined;
         }
         waited = true;
-        await this.waitForDeletion(place.predecessor, mine.sessionId, control);
+        const standby = place.predecessorLeads ? options.succession?.standby() : undefined;
+        let departed: boolean;
+        try {
+          departed = await this.waitForDeletion(place.predecessor, attempt, control);
+        } finally {
+          standby?.stop();
+        }
+        if (standby && departed && mine.watched && this.session.sessionId === mine.sessionId) {
+          // The head's node is gone and nothing can queue ahead of ours: we head the queue now, and
+          // our node still exists (its watch would have told us first: one session's notifications
+          // arrive in order). No listing: the standby's read is as fresh as one sent now.
+          return { dir, path: mine.path, sessionId: mine.sessionId, token: mine.czxid!, waited, prefetched: standby.current() };
+        }
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
@@ -146,6 +182,7 @@ export class FairQueue {
     if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId) attempt.unknownCreate = undefined;
     let listing: { children: string[]; stat: ZkStat };
     let prefetched: Promise<unknown> | undefined;
+    let own: Promise<ZkStat | null> | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
         attempt.mine = await this.findOwnNode(attempt.dir, attempt.id, sessionId);
@@ -155,6 +192,7 @@ export class FairQueue {
       if (attempt.mine) {
         const listed = this.session.getChildren(attempt.dir);
         prefetched = options.prefetch?.();
+        if (options.succession && !attempt.mine.watched) own = this.watchOwnNode(attempt, attempt.mine);
         listing = await listed;
       } else {
         const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
@@ -166,6 +204,7 @@ export class FairQueue {
         try {
           const path = await created;
           attempt.mine = { path, name: basenameOf(path), sessionId };
+          if (options.succession) own = this.watchOwnNode(attempt, attempt.mine);
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) {
             await ensurePath(this.session, attempt.dir, options.dirMode ?? 'container');
@@ -176,6 +215,13 @@ export class FairQueue {
           throw error;
         }
         listing = await listed;
+      }
+      if (own) {
+        const stat = await own;
+        if (stat?.ephemeralOwner !== sessionId) {
+          attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
+          return RETRY;
+        }
       }
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) {
@@ -192,8 +238,28 @@ export class FairQueue {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    if (index === 0) return { kind: 'head', token: listing.stat.pzxid, prefetched };
-    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}` };
+    if (index === 0) return { kind: 'head', token: options.succession ? attempt.mine!.czxid! : listing.stat.pzxid, prefetched };
+    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}`, predecessorLeads: index === 1 };
+  }
+
+  /**
+   * Succession: reads our node's stat (its czxid is the token) and leaves a watch on it, so that
+   * a deletion of our node (by hand) reaches us before any later notification, like the head's
+   * departure. The watch firing ends the current wait; the next look reads again.
+   */
+  private watchOwnNode(attempt: Attempt, node: OwnNode): Promise<ZkStat | null> {
+    const read = this.session.exists(node.path, () => {
+      node.watched = false;
+      if (attempt.mine === node) attempt.wake?.();
+    });
+    read.catch(noop); // awaited by the look that sent it
+    return read.then((stat) => {
+      if (stat) {
+        node.czxid = stat.czxid;
+        node.watched = true;
+      }
+      return stat;
+    });
   }
 
   /**
@@ -263,20 +329,23 @@ export class FairQueue {
   }
 
   /**
-   * Waits until `path` is deleted (one-shot data watch), our session changes, or `control`
-   * stops. `getData` rather than `exists`: on a node that is already gone it leaves no watch
-   * behind (an `exists` watch would wait forever for a creation that never comes).
+   * Waits until `path` is deleted (one-shot data watch), our session changes, our own node's
+   * watch fires, or `control` stops. Resolves true only when the watch reported the deletion.
+   * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
+   * `exists` watch would wait forever for a creation that never comes).
    */
-  private waitForDeletion(path: string, sessionId: string, control: WaitControl | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  private waitForDeletion(path: string, attempt: Attempt, control: WaitControl | undefined): Promise<boolean> {
+    const sessionId = attempt.mine!.sessionId;
+    return new Promise<boolean>((resolve, reject) => {
       let settled = false;
       let subscription: Subscription | undefined;
-      const finish = (error?: unknown) => {
+      const finish = (error?: unknown, departed = false) => {
         if (settled) return; // stale watch callbacks and late replies land here
         settled = true;
+        attempt.wake = undefined;
         subscription?.unsubscribe();
         control?.signal.removeEventListener('abort', onStop);
-        if (error === undefined) resolve();
+        if (error === undefined) resolve(departed);
         else reject(error);
       };
       const onStop = () => finish(control!.signal.reason);
@@ -292,9 +361,10 @@ export class FairQueue {
         subscription.unsubscribe();
         return;
       }
+      attempt.wake = () => finish();
       control?.signal.addEventListener('abort', onStop, { once: true });
       if (control?.signal.aborted) onStop();
-      this.session.getData(path, () => finish()).then(({ stat }) => {
+      this.session.getData(path, (event) => finish(undefined, event.type === 'deleted')).then(({ stat }) => {
         // A persistent node named like a queue node (made by hand) would never go away: waiting
         // for it would block forever. It holds nothing; skip it from now on and look again.
         if (!isSessionOwned(stat.ephemeralOwner)) {

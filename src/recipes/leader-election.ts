@@ -75,6 +75,8 @@ export class LeaderElection implements Election {
   private term: LeadershipTerm | undefined;
   private tenure: LeaderTenure | undefined;
   private closed = false;
+  private readonly prefetch = () => this.work.prefetch();
+  private readonly succession = { standby: () => this.work.standby() };
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -197,8 +199,10 @@ export class LeaderElection implements Election {
       try {
         // Resolves once we are first in line; an abort gives up our place and rejects.
         // The ready znode's record goes out behind each look at the queue: the look that makes us
-        // leader brings what the take-over must check in the same round trip.
-        const entry = await this.queue.join(this.path, { data: this.data, signal, prefetch: () => this.work.prefetch() });
+        // leader brings what the take-over must check in the same round trip. Right behind the
+        // leader we stand by (succession): the record is kept fresh under a watch, and the leader's
+        // departure makes us leader with no round trip at all.
+        const entry = await this.queue.join(this.path, { data: this.data, signal, prefetch: this.prefetch, succession: this.succession });
         const end = await this.hold(entry!, signal);
         // Given up for a reason of our own (e.g. a newer token in the ready state): not in a tight loop.
         failures = end.nodeMayExist && !signal.aborted ? failures + 1 : 0;
@@ -279,9 +283,11 @@ export class LeaderElection implements Election {
     const leading = tenure !== undefined;
     if (this.leading.value === leading || this.leading.closed) return;
     // Subscribers first: they act on it (and a resigning leader's hand-over waits for this
-    // call); the log line, a synchronous write, comes after.
+    // call). The log line, a synchronous write, comes once the current step is done: after the
+    // delete that a resignation sends in that same step.
     this.leading.next(leading);
-    this.logger.log(`${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`);
+    const line = `${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`;
+    queueMicrotask(() => this.logger.log(line));
     if (!this.events.wants('leadership')) return;
     const { name: election, path } = this;
     const identity = this.options.identity;

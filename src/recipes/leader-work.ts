@@ -4,15 +4,15 @@ import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import type { SectionHandle } from './contracts.js';
-import type { InterruptedSection, ReadyState, RecoveryHandler } from './ready-state.js';
-
-/** What `ReadyState.read` resolves with. */
-export type ReadyRead = Awaited<ReturnType<ReadyState['read']>>;
+import type { StandingRead } from './fair-queue.js';
+import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from './ready-state.js';
 import { basenameOf } from './znode-paths.js';
+
+export type { ReadyRead } from './ready-state.js';
 
 /** What a leader section knows of the leadership it runs under. */
 export interface LeaderTenure {
-  /** The leader's fencing token (its queue listing's `pzxid`): strictly increases over leaders. */
+  /** The leader's fencing token (its queue node's `czxid`): strictly increases over leaders. */
   readonly token: bigint;
   /** Aborts as soon as this process stops reporting leadership. */
   readonly signal: AbortSignal;
@@ -101,6 +101,14 @@ export class LeaderWork {
     const read = this.ready.read();
     read.catch(() => undefined); // the take-over awaits it, or it was not needed
     return read;
+  }
+
+  /**
+   * The ready record kept fresh under a watch while we wait right behind the leader (see
+   * `ReadyState.standby`): at the leader's departure the take-over needs no read of its own.
+   */
+  standby(): StandingRead<ReadyRead> {
+    return this.ready.standby();
   }
 
   /** No leader section is running or waiting to run. */

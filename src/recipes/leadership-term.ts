@@ -50,7 +50,8 @@ export class LeadershipTerm {
   readonly ended: Promise<TermEnd>;
   private resolveEnded!: (end: TermEnd) => void;
   private phase: Phase = 'checking';
-  private attempt = new AbortController();
+  /** The running check's: aborted when a newer check, a doubt or the end supersedes it. */
+  private attempt: AbortController | undefined;
   private tenure: AbortController | undefined;
   private tookOver = false;
   /** The tenure of a resigned term whose sections may still be finishing. */
@@ -94,7 +95,7 @@ export class LeadershipTerm {
    */
   resign(): void {
     if (this.phase === 'ended') return;
-    this.attempt.abort();
+    this.attempt?.abort(SUPERSEDED);
     this.phase = 'ended';
     const tenure = this.tenure;
     this.tenure = undefined;
@@ -124,7 +125,7 @@ export class LeadershipTerm {
   /** Ends the term from outside; the node may still be ours. */
   end(reason: string, nodeMayExist: boolean): void {
     if (this.phase === 'ended') return;
-    this.attempt.abort();
+    this.attempt?.abort(SUPERSEDED);
     this.subscription?.unsubscribe();
     this.phase = 'ended';
     this.stopReporting(reason);
@@ -161,7 +162,7 @@ export class LeadershipTerm {
 
   private doubt(reason: string): void {
     if (this.phase === 'ended') return;
-    this.attempt.abort();
+    this.attempt?.abort(SUPERSEDED);
     if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
     this.phase = 'doubt';
     this.stopReporting(reason);
@@ -170,7 +171,7 @@ export class LeadershipTerm {
   /** Verifies our node (and takes over the ready state once), then reports leadership. */
   private async check(): Promise<void> {
     if (this.phase === 'ended') return;
-    this.attempt.abort();
+    this.attempt?.abort(SUPERSEDED);
     const attempt = (this.attempt = new AbortController()).signal;
     if (this.phase !== 'leading') this.phase = 'checking';
     // Straight after the grant, the granting listing (answered on this session) proved our node
@@ -249,6 +250,9 @@ export class LeadershipTerm {
     }
   }
 }
+
+/** The reason a superseded check is aborted with (nobody reads it; a reason spares a DOMException per abort). */
+const SUPERSEDED = new Error('superseded');
 
 /** Our queue node's `ephemeralOwner` is not our session. */
 class ForeignNodeError extends Error {}

@@ -4,6 +4,7 @@ import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import type { StandingRead } from './fair-queue.js';
 import { znodePaths } from './znode-paths.js';
 
 /** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
@@ -31,6 +32,9 @@ export interface SectionOwner {
   readonly token: bigint;
   readonly holder: string;
 }
+
+/** What `read` resolves with: the record and its version, or undefined when no section ever ran. */
+export type ReadyRead = { record: ReadyRecord; version: number } | undefined;
 
 interface ReadyRecord {
   readonly v: 1;
@@ -113,7 +117,7 @@ export class ReadyState {
   }
 
   /** The current record, or undefined when no section ever ran. Malformed data: `CorruptStateError`. */
-  async read(): Promise<{ record: ReadyRecord; version: number } | undefined> {
+  async read(): Promise<ReadyRead> {
     try {
       const { data, stat } = await this.client.getData(this.path);
       return { record: parseRecord(this.path, data), version: stat.version };
@@ -121,6 +125,31 @@ export class ReadyState {
       if (ZooKeeperError.is(error, 'NONODE')) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * The record kept current while a successor waits right behind the leader: a watch on the ready
+   * znode (set by `exists`, so also while it does not exist yet) re-reads it on every change.
+   * ZooKeeper delivers one session's notifications and replies in order, so when the leader's
+   * node-deleted notification arrives, every write the leader made before it has notified us
+   * already and its re-read has been sent: `current()` is then as fresh as a read sent after the
+   * deletion. 2 requests in one round trip, again after each change.
+   */
+  standby(): StandingRead<ReadyRead> {
+    let stopped = false;
+    let latest!: Promise<ReadyRead>;
+    const read = () => {
+      const watched = this.client.exists(this.path, () => {
+        if (!stopped) read();
+      });
+      latest = Promise.all([watched, this.read()]).then(([, current]) => current);
+      latest.catch(() => undefined); // the take-over awaits it, or it was not needed
+    };
+    read();
+    return {
+      current: () => latest,
+      stop: () => void (stopped = true),
+    };
   }
 
   /** Versioned write; BADVERSION becomes `LockLostError` for callers inside a section. */
