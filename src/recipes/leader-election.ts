@@ -72,6 +72,8 @@ export class LeaderElection implements Election {
   private readonly logger: LeaderElectionLogger;
   private readonly events: ZkLockEventSink;
   private participation: { controller: AbortController; done: Promise<void> } | undefined;
+  /** While holding the head of the queue: gives it up (see `hold`). */
+  private handOver: (() => void) | undefined;
   private term: LeadershipTerm | undefined;
   private tenure: LeaderTenure | undefined;
   private closed = false;
@@ -157,6 +159,9 @@ export class LeaderElection implements Election {
     const participation = this.participation;
     if (!participation) return;
     this.participation = undefined;
+    // Hand over first, directly: the abort below reaches `hold` too, but through an event
+    // dispatch that is slow on its first run in a process, and the next leader waits for the delete.
+    this.handOver?.();
     participation.controller.abort(new Error('resigned'));
     await participation.done;
   }
@@ -226,7 +231,10 @@ export class LeaderElection implements Election {
     });
     this.term = term;
     let leaving: Promise<void> | undefined;
+    let handedOver = false;
     const onAbort = () => {
+      if (handedOver) return;
+      handedOver = true;
       // False is reported first (observers must never see two leaders, also by their clocks), then,
       // when nothing runs under this leadership (no section, no take-over), the delete that hands
       // it over goes out in the same synchronous step, not after the drain's promise hops.
@@ -234,6 +242,7 @@ export class LeaderElection implements Election {
       term.resign();
       if (idle) leaving = this.leave(entry);
     };
+    this.handOver = onAbort;
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort(); // resigned between the grant and now
     try {
@@ -259,6 +268,7 @@ export class LeaderElection implements Election {
       return end;
     } finally {
       signal.removeEventListener('abort', onAbort);
+      if (this.handOver === onAbort) this.handOver = undefined;
       if (this.term === term) this.term = undefined;
     }
   }

@@ -172,7 +172,18 @@ export class LeadershipTerm {
   private async check(): Promise<void> {
     if (this.phase === 'ended') return;
     this.attempt?.abort(SUPERSEDED);
-    const attempt = (this.attempt = new AbortController()).signal;
+    const controller = (this.attempt = new AbortController());
+    try {
+      await this.verify(controller.signal);
+    } finally {
+      // Finished: nothing waits on it now. A later doubt or resignation need not abort it (an
+      // abort dispatches an event, slow on its first run, and a hand-over waits behind it).
+      if (this.attempt === controller) this.attempt = undefined;
+    }
+  }
+
+  /** `check`'s work; `attempt` aborts when it is superseded. */
+  private async verify(attempt: AbortSignal): Promise<void> {
     if (this.phase !== 'leading') this.phase = 'checking';
     // Straight after the grant, the granting listing (answered on this session) proved our node
     // ours: the getData below then only sets the deletion watch, and is not waited for.
