@@ -330,7 +330,10 @@ export class FairQueue {
 
   /**
    * Waits until `path` is deleted (one-shot data watch), our session changes, our own node's
-   * watch fires, or `control` stops. Resolves true only when the watch reported the deletion.
+   * watch fires, or `control` stops. Resolves true only when the watch reported the deletion in
+   * order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
+   * nodes changed while we were away all at once, in no particular order: the deletion of our own
+   * node, or a change of what a standby watches, may then come after the predecessor's.)
    * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
    * `exists` watch would wait forever for a creation that never comes).
    */
@@ -338,6 +341,7 @@ export class FairQueue {
     const sessionId = attempt.mine!.sessionId;
     return new Promise<boolean>((resolve, reject) => {
       let settled = false;
+      let inOrder = true;
       let subscription: Subscription | undefined;
       const finish = (error?: unknown, departed = false) => {
         if (settled) return; // stale watch callbacks and late replies land here
@@ -345,7 +349,7 @@ export class FairQueue {
         attempt.wake = undefined;
         subscription?.unsubscribe();
         control?.signal.removeEventListener('abort', onStop);
-        if (error === undefined) resolve(departed);
+        if (error === undefined) resolve(departed && inOrder);
         else reject(error);
       };
       const onStop = () => finish(control!.signal.reason);
@@ -356,6 +360,7 @@ export class FairQueue {
         if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) {
           finish();
         }
+        if (!isConnectedState(change.state)) inOrder = false;
       });
       if (settled) {
         subscription.unsubscribe();

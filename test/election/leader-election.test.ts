@@ -185,6 +185,32 @@ describe('LeaderElection', () => {
     assert.equal(c.isLeader, true);
   });
 
+  it('a standby disconnected while the leader left lists the queue before it leads (watches fired on reconnection come in no order)', async () => {
+    const k = newKit();
+    const p = await startProxy();
+    const a = k.election(await k.session(), 'A');
+    const bSession = await k.session(p.connectString, 4000);
+    const observed = new FaultySession(bSession);
+    const b = k.election(observed, 'B');
+    const states = new Recorder<SessionStateChange>(bSession.state$);
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    let sentWhenLeading = -1;
+    b.isLeader$.subscribe((leading) => void (leading && sentWhenLeading < 0 && (sentWhenLeading = observed.sent.length)));
+    const cutAt = currentSeq();
+    p.cut();
+    await waitFor(() => states.values.find((r) => r.seq > cutAt && r.value.state === 'suspended'), { timeoutMs: 6000 });
+    await a.resign(); // A's node goes while B cannot hear of it
+    const restoredAt = observed.sent.length;
+    p.restore();
+    await waitFor(() => sentWhenLeading >= 0, { timeoutMs: 6000, message: 'B leads' });
+    const ops = observed.sent.slice(restoredAt, sentWhenLeading).map((r) => `${r.op} ${r.path.slice(k.root.length)}`);
+    assert.ok(ops.includes('getChildren /elections/e'), `B listed the queue before leading (${ops.join(', ')})`);
+    assert.deepEqual(states.values.filter((r) => r.seq > cutAt).map((r) => r.value.state).slice(-1), ['reconnected'], 'the same session');
+  });
+
   it("the leader's token is the czxid of its queue node, and a successor's is larger", async () => {
     const k = newKit();
     const a = k.election(await k.session(), 'A');
