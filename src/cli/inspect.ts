@@ -24,8 +24,9 @@ export interface InspectedNode {
   /** Now (this machine's clock) minus `createdAt`, at least 0. */
   readonly ageMs: number;
   /**
-   * The node's czxid, decimal. A holder's fencing token is the lock directory's pzxid in the
-   * listing that granted it: at least this value, not recoverable afterwards from outside.
+   * The node's czxid, decimal: a leader's fencing token. A lock holder's token is the lock
+   * directory's pzxid in the listing that granted it: at least this value, not recoverable
+   * afterwards from outside.
    */
   readonly zxid: string;
 }

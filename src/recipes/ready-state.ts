@@ -45,6 +45,17 @@ interface ReadyRecord {
   readonly checkpoint?: unknown;
 }
 
+/** The record under a standing watch (see `ReadyState.standby`). */
+interface StandingWatch {
+  /** The watch was set on this session: a replaced session has none. */
+  readonly sessionId: string | undefined;
+  /** Set and not fired yet: `latest` is still current. */
+  armed: boolean;
+  /** A standby uses it: read again when the watch fires. */
+  active: boolean;
+  latest: Promise<ReadyRead>;
+}
+
 /**
  * The ZooKeeper paper's "ready" znode, made safe against stale holders with versioned writes.
  *
@@ -59,6 +70,8 @@ interface ReadyRecord {
  */
 export class ReadyState {
   readonly path: string;
+  /** The watch `standby` keeps on the record (one at a time). */
+  private standing: StandingWatch | undefined;
 
   constructor(
     private readonly client: ZkClient | ZkSessionClient,
@@ -133,23 +146,32 @@ export class ReadyState {
    * ZooKeeper delivers one session's notifications and replies in order, so when the leader's
    * node-deleted notification arrives, every write the leader made before it has notified us
    * already and its re-read has been sent: `current()` is then as fresh as a read sent after the
-   * deletion. 2 requests in one round trip, again after each change.
+   * deletion. 2 requests in one round trip, again after each change. A watch still armed from an
+   * earlier standby of the same session is taken over rather than set again (nothing piles up).
    */
   standby(): StandingRead<ReadyRead> {
-    let stopped = false;
-    let latest!: Promise<ReadyRead>;
-    const read = () => {
-      const watched = this.client.exists(this.path, () => {
-        if (!stopped) read();
-      });
-      latest = Promise.all([watched, this.read()]).then(([, current]) => current);
-      latest.catch(() => undefined); // the take-over awaits it, or it was not needed
-    };
-    read();
+    let standing = this.standing;
+    if (!standing?.armed || standing.sessionId !== this.sessionId) {
+      standing = this.standing = { sessionId: this.sessionId, armed: false, active: true, latest: Promise.resolve(undefined) };
+      this.rearm(standing);
+    }
+    const current = standing;
+    current.active = true;
     return {
-      current: () => latest,
-      stop: () => void (stopped = true),
+      current: () => current.latest,
+      stop: () => void (current.active = false),
     };
+  }
+
+  private rearm(standing: StandingWatch): void {
+    standing.armed = true;
+    const watched = this.client.exists(this.path, () => {
+      standing.armed = false;
+      if (standing.active) this.rearm(standing);
+    });
+    const latest = (standing.latest = Promise.all([watched, this.read()]).then(([, current]) => current));
+    // The take-over awaits it, or it was not needed. Failed: read afresh next time.
+    latest.catch(() => void (standing.latest === latest && (standing.armed = false)));
   }
 
   /** Versioned write; BADVERSION becomes `LockLostError` for callers inside a section. */

@@ -211,6 +211,27 @@ describe('LeaderElection', () => {
     assert.deepEqual(states.values.filter((r) => r.seq > cutAt).map((r) => r.value.state).slice(-1), ['reconnected'], 'the same session');
   });
 
+  it('a standby that looks at the queue again keeps its one watch on the ready record: watches do not pile up', async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A');
+    const bSession = await k.session();
+    const observed = new FaultySession(bSession);
+    const b = k.election(observed, 'B');
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    b.join();
+    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    const [aNode] = await queueNodes(k);
+    const admin = await k.session();
+    for (let i = 1; i <= 5; i++) {
+      const listed = observed.count('getChildren');
+      await admin.setData(aNode!, Buffer.from(`A${i}`), -1); // fires B's watch on A's node: B looks again
+      await waitFor(() => observed.count('getChildren') > listed && bSession.watcherCount === 3, { timeoutMs: 5000, message: `look ${i}` });
+    }
+    assert.equal(bSession.watcherCount, 3, "B's own node, the ready record, A's node");
+    assert.equal(observed.count('exists'), 2, 'one exists for its own node, one for the ready record, ever');
+  });
+
   it("the leader's token is the czxid of its queue node, and a successor's is larger", async () => {
     const k = newKit();
     const a = k.election(await k.session(), 'A');

@@ -8,7 +8,14 @@
 import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
 import { withTimeout } from './wait.js';
 
-export async function closeFromSecondClient(connectString: string, id: string, password: string, sessionTimeoutMs = 4000): Promise<void> {
+export async function closeFromSecondClient(
+  connectString: string,
+  id: string,
+  password: string,
+  sessionTimeoutMs = 4000,
+  /** Runs once the second client holds the session (the server has closed the first one's connection), before the close. */
+  beforeClose?: () => Promise<void>,
+): Promise<void> {
   let connected!: () => void;
   let closedWith: number | undefined;
   const ready = new Promise<void>((resolve) => (connected = resolve));
@@ -23,6 +30,7 @@ export async function closeFromSecondClient(connectString: string, id: string, p
     // Leave the package's 'connect' callback first: close() called from inside it only marks the
     // handle and sends closeSession later.
     await new Promise((resolve) => setImmediate(resolve));
+    await beforeClose?.();
   } finally {
     // Sends closeSession and waits (synchronously, up to 1.5 s) for the server's answer.
     client.close();
