@@ -89,9 +89,15 @@ export class ReadyState {
     const token = owner.token.toString();
     const sessionId = this.sessionId;
     let recovered: InterruptedSection | undefined;
+    let createUnanswered = false;
     for (;;) {
+      let creating = false;
       try {
         const current = await this.read();
+        // Our create whose reply was lost may have landed, without the ACL that follows a create
+        // (see `ZkSession.create`): give the node its ACL before anything else.
+        if (current && createUnanswered) await this.secure();
+        createUnanswered = false;
         if (current && BigInt(current.record.token) > owner.token) {
           throw new LockLostError(this.path, `a newer holder (token ${current.record.token}) owns the ready state`);
         }
@@ -113,6 +119,7 @@ export class ReadyState {
         }
         const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
         try {
+          creating = !current;
           const version = current ? await this.write(record, current.version) : await this.create(record);
           return new GuardedSection(this, record, version, recovered);
         } catch (error) {
@@ -124,9 +131,15 @@ export class ReadyState {
         // A dropped connection: look again once the same session is back. A dirty write of ours
         // that landed unanswered then reads back under our own token, and is simply written again;
         // a recovery that already ran is not run twice (`recovered`).
+        if (creating && error instanceof ZooKeeperError && error.isConnectionError) createUnanswered = true;
         if (!(await this.backOnSameSession(error, sessionId))) throw error;
       }
     }
+  }
+
+  /** Applies the session's ACL policy to the ready znode (nothing without one, or without a supervised session). */
+  private secure(): Promise<void> {
+    return 'secure' in this.client ? this.client.secure(this.path) : Promise.resolve();
   }
 
   /** The current record, or undefined when no section ever ran. Malformed data: `CorruptStateError`. */

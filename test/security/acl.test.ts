@@ -11,6 +11,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { AclNotAppliedError } from '../../src/errors/acl-not-applied.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { ensurePath } from '../../src/recipes/ensure-path.js';
+import { ReadyState } from '../../src/recipes/ready-state.js';
 import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
@@ -18,6 +20,8 @@ import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../../src/zookeeper/types.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { runCli } from '../cli/cli-runner.js';
+import { connectionLoss, FaultySession } from '../support/faulty-session.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { openSession, sharedConnect, startLockApp, testRoot } from '../lock/lock-test-kit.js';
 
@@ -157,6 +161,43 @@ describe('ACL option', () => {
     assert.throws(() => resolveZkLockOptions({ ...base, acl: 'closed' as never }), (e: unknown) => e instanceof InvalidOptionsError && e.field === 'acl');
     assert.equal(resolveZkLockOptions(base).acl, undefined, 'no auth: open, no setAcl');
     assert.deepEqual(resolveZkLockOptions({ ...base, auth: APP }).acl, [{ perms: ZK_PERMS.ALL, scheme: 'auth', id: '' }], 'auth: creator by default');
+  });
+
+  it('gives the ready znode its ACL when the reply of the create that made it was lost', async () => {
+    const root = testRoot();
+    const [host, port] = sharedConnect().split(',')[0]!.split(':');
+    const proxy = await TcpProxy.start(host!, Number(port));
+    const guarded = new ZkSession({
+      connectString: proxy.connectString,
+      sessionTimeoutMs: 4000,
+      connectTimeoutMs: 15_000,
+      auth: [APP],
+      acl: { root, acl: [{ perms: ZK_PERMS.ALL, scheme: 'auth', id: '' }] },
+    });
+    const ours: ZkAcl[] = [{ perms: ZK_PERMS.ALL, scheme: 'digest', id: digestId(APP.credentials) }];
+    try {
+      await guarded.connect();
+      const dir = `${root}/locks/l`;
+      await ensurePath(guarded, dir, 'persistent');
+      const faulty = new FaultySession(guarded);
+      const ready = new ReadyState(faulty, dir);
+      faulty.after('create', async (request, outcome) => {
+        if (!outcome.ok || request.path !== ready.path) return undefined;
+        // The create landed, its reply did not: the setAcl that follows it never went out.
+        await guarded.setAcl(ready.path, OPEN_ACL_UNSAFE, -1);
+        proxy.reset();
+        return { ok: false, error: connectionLoss('create', request.path) };
+      }, 1);
+      const section = await ready.enter({ token: 1n, holder: 'h' }, undefined);
+      assert.deepEqual((await guarded.getAcl(ready.path)).acl, ours);
+      const other = await openAs('mallory:other');
+      await refused(other.setData(ready.path, Buffer.from('x'), -1), 'writing the ready znode').finally(() => other.close());
+      await section.complete();
+    } finally {
+      // Proxy first: the C client's close waits synchronously for an answer the in-process proxy could not forward.
+      await proxy.close();
+      guarded.close();
+    }
   });
 
   it('takes back a node whose ACL another client opened, and gives up on one it is shut out of', async () => {
