@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ElectionClosedError } from '../../src/errors/election-closed.error.js';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
+import type { LeaderElection } from '../../src/recipes/leader-election.js';
 import { sortQueue } from '../../src/recipes/queue-node.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
@@ -110,6 +111,22 @@ describe('LeaderElection', () => {
     assert.equal(billing1.isLeader, false);
   });
 
+  /** Elections joined one after another, each queued before the next joins: the first leads. */
+  async function queuedInOrder(k: Kit, ...identities: string[]): Promise<LeaderElection[]> {
+    const elections: LeaderElection[] = [];
+    for (const identity of identities) {
+      const election = k.election(await k.session(), identity);
+      elections.push(election);
+      election.join();
+      await waitFor(async () => (await election.participants()).length === elections.length, { timeoutMs: 5000 });
+    }
+    await new Recorder(elections[0]!.isLeader$).next(true);
+    return elections;
+  }
+
+  /** B stands right behind the leader, every standby request answered: watches on its own node, the ready record and the leader's node. */
+  const standingBy = (session: { readonly watcherCount: number }) => waitFor(() => session.watcherCount === 3, { timeoutMs: 5000, message: 'standing by' });
+
   /** A leads; B (not joined yet) sends its requests through a counting FaultySession. */
   async function leaderAAndObservedB() {
     const k = newKit();
@@ -126,8 +143,7 @@ describe('LeaderElection', () => {
     const { k, a, b, observed, bSession } = await leaderAAndObservedB();
     await a.runAsLeader(() => undefined); // a ready znode exists, as in any election with leader work
     b.join();
-    // B stands by: watches on its own node, the ready record and the leader's node, all answered.
-    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    await standingBy(bSession);
     const resigned = observed.sent.length;
     const rb = new Recorder(b.isLeader$);
     await a.resign();
@@ -150,9 +166,8 @@ describe('LeaderElection', () => {
     await new Recorder(a.isLeader$).next(true);
     const aToken = a.token!;
     b.join();
-    // B stands by, its read answered: no ready record yet (watches: own node, ready record, A's node).
-    // Had B kept that answer, it would see nothing to repair: a versioned write cannot tell it.
-    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    // B stands by, its read answered: no ready record yet. Had B kept that answer, it would see nothing to repair: a versioned write cannot tell it.
+    await standingBy(bSession);
     await assert.rejects(a.runAsLeader(() => Promise.reject(new Error('half-way'))), /half-way/); // created dirty under A's token
     const rb = new Recorder(b.isLeader$);
     await a.resign();
@@ -163,15 +178,7 @@ describe('LeaderElection', () => {
 
   it('a standby whose own node is deleted (by hand) does not lead when the leader leaves; it queues again at the back', async () => {
     const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const b = k.election(await k.session(), 'B');
-    const c = k.election(await k.session(), 'C');
-    a.join();
-    await new Recorder(a.isLeader$).next(true);
-    b.join();
-    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
-    c.join();
-    await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: 5000 });
+    const [a, b, c] = await queuedInOrder(k, 'A', 'B', 'C');
     const rb = new Recorder(b.isLeader$);
     const rc = new Recorder(c.isLeader$);
     const [, bNode] = await queueNodes(k);
@@ -196,7 +203,7 @@ describe('LeaderElection', () => {
     a.join();
     await new Recorder(a.isLeader$).next(true);
     b.join();
-    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    await standingBy(bSession);
     let sentWhenLeading = -1;
     b.isLeader$.subscribe((leading) => void (leading && sentWhenLeading < 0 && (sentWhenLeading = observed.sent.length)));
     const cutAt = currentSeq();
@@ -212,15 +219,9 @@ describe('LeaderElection', () => {
   });
 
   it('a standby that looks at the queue again keeps its one watch on the ready record: watches do not pile up', async () => {
-    const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const bSession = await k.session();
-    const observed = new FaultySession(bSession);
-    const b = k.election(observed, 'B');
-    a.join();
-    await new Recorder(a.isLeader$).next(true);
+    const { k, b, observed, bSession } = await leaderAAndObservedB();
     b.join();
-    await waitFor(() => bSession.watcherCount === 3, { timeoutMs: 5000, message: 'B standing by' });
+    await standingBy(bSession);
     const [aNode] = await queueNodes(k);
     const admin = await k.session();
     for (let i = 1; i <= 5; i++) {
@@ -234,12 +235,7 @@ describe('LeaderElection', () => {
 
   it("the leader's token is the czxid of its queue node, and a successor's is larger", async () => {
     const k = newKit();
-    const a = k.election(await k.session(), 'A');
-    const b = k.election(await k.session(), 'B');
-    a.join();
-    await new Recorder(a.isLeader$).next(true);
-    b.join();
-    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: 5000 });
+    const [a, b] = await queuedInOrder(k, 'A', 'B');
     const admin = await k.session();
     const [aNode, bNode] = await queueNodes(k);
     assert.equal(a.token, (await admin.exists(aNode!))!.czxid);
