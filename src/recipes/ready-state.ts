@@ -132,6 +132,8 @@ export class ReadyState {
         // that landed unanswered then reads back under our own token, and is simply written again;
         // a recovery that already ran is not run twice (`recovered`).
         if (creating && error instanceof ZooKeeperError && error.isConnectionError) createUnanswered = true;
+        // As for the section's later writes: the lock (or leadership) went with its session.
+        if (error instanceof ZooKeeperError && error.isSessionGone) throw sessionGone(this.path, error);
         if (!(await this.backOnSameSession(error, sessionId))) throw error;
       }
     }
@@ -286,11 +288,15 @@ export class GuardedSection {
       // timeout and writes before it noticed): the lock is lost for certain, whatever the code.
       if (error instanceof ZooKeeperError && error.isSessionGone) {
         this.finished = true;
-        throw (this.lost = new LockLostError(this.state.path, `the session holding the lock is gone (${error.zkCode})`));
+        throw (this.lost = sessionGone(this.state.path, error));
       }
       throw error;
     }
   }
+}
+
+function sessionGone(path: string, error: ZooKeeperError): LockLostError {
+  return new LockLostError(path, `the session holding the lock is gone (${error.zkCode})`);
 }
 
 function encode(record: ReadyRecord): Buffer {

@@ -100,6 +100,15 @@ describe('ready state writes whose reply was lost', () => {
     assert.deepEqual(seen[1], { token: 15n });
   });
 
+  it('ends entering with LockLostError when the session holding the lock is gone (a closing handle after expiry)', async () => {
+    const faulty = new FaultySession(session);
+    const dir = testRoot();
+    await session.create(dir, null, 'persistent');
+    const state = new ReadyState(faulty, dir);
+    faulty.after('getData', (request): Outcome => ({ ok: false, error: new ZooKeeperError(-116, 'getData', request.path) }), 1);
+    await assert.rejects(state.enter({ token: 20n, holder: 'me' }, undefined), (error: unknown) => error instanceof LockLostError && /CLOSING/.test(error.message));
+  });
+
   it('still reports LockLostError when a newer holder wrote in between', async () => {
     const faulty = new FaultySession(session);
     const { dir, section } = await dirtySection(faulty, 12n);
