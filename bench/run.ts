@@ -33,6 +33,7 @@ interface Workload {
   impl: string;
   timeoutMs: number;
   nodeArgs?: string[];
+  args?: string[];
 }
 
 const WORKLOADS: Workload[] = [
@@ -40,6 +41,7 @@ const WORKLOADS: Workload[] = [
   { key: 'W2', file: 'w2-contended.js', impl: IMPL, timeoutMs: 180_000 },
   { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
   { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
+  { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
   { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
 ];
@@ -50,9 +52,10 @@ function timestamp(date = new Date()): string {
 
 /** Runs one workload process; resolves with its last stdout line parsed, or `{ error }`. */
 function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string): Promise<Record<string, unknown>> {
-  const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(quick ? ['--quick'] : [])];
+  const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(w.args ?? []), ...(quick ? ['--quick'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const stderrLog = fs.createWriteStream(path.join(logDir, `${w.key}.stderr.log`));
+  const name = w.impl === IMPL ? w.key : `${w.key}.${w.impl}`;
+  const stderrLog = fs.createWriteStream(path.join(logDir, `${name}.stderr.log`));
   const stdout: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderrLog.write(chunk));
@@ -71,7 +74,7 @@ function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir
       clearTimeout(timer);
       stderrLog.end();
       const text = Buffer.concat(stdout).toString('utf8');
-      fs.writeFileSync(path.join(logDir, `${w.key}.stdout.log`), text);
+      fs.writeFileSync(path.join(logDir, `${name}.stdout.log`), text);
       const last = text.trimEnd().split('\n').pop() ?? '';
       try {
         const parsed = JSON.parse(last) as Record<string, unknown>;
@@ -163,9 +166,9 @@ async function main(): Promise<void> {
     for (const w of WORKLOADS.filter((w) => selected.includes(w.key))) {
       if (!first) await sleep(1000);
       first = false;
-      process.stderr.write(`bench: ${w.key}${quick ? ' (quick)' : ''}\n`);
+      process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${quick ? ' (quick)' : ''}\n`);
       const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
-      workloads[w.key] = { [w.impl]: result };
+      workloads[w.key] = { ...workloads[w.key], [w.impl]: result };
       collectErrors(`${w.key}.${w.impl}`, result, errors);
     }
   } finally {

@@ -6,16 +6,21 @@
  * RESIGN time) or is SIGKILLed (crash: after a spread delay, t0 = just before the kill); the
  * sample is the first LEADER time of another participant minus t0. Timestamps are epoch µs
  * printed by the processes themselves.
+ *
+ * `--impl node-zookeeper` runs the same trials (graceful only: a crash hand-over is the server's
+ * expiry) with `bench/w4-raw-participant`, the same election on the bare client: the floor.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMPL } from './params.js';
 import { epochMicros, median, round3 } from './stats.js';
 import { Participant } from './w4-process.js';
-import { runWorkload, sleep } from './workload-main.js';
+import { parseArgs, runWorkload, sleep } from './workload-main.js';
 
 type Case = 'graceful' | 'crash';
-const PARTICIPANT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'w4-participant.js');
+const RAW_IMPL = 'node-zookeeper';
+const impl = parseArgs(process.argv.slice(2)).get('impl') === RAW_IMPL ? RAW_IMPL : IMPL;
+const PARTICIPANT = path.join(path.dirname(fileURLToPath(import.meta.url)), impl === RAW_IMPL ? 'w4-raw-participant.js' : 'w4-participant.js');
 const IDS = ['p0', 'p1', 'p2'] as const;
 const STEP_TIMEOUT_MS = 20_000;
 
@@ -25,7 +30,7 @@ interface Sample {
 }
 
 async function trial(connect: string, kind: Case, index: number, trials: number, timeoutMs: number, log: (m: string) => void): Promise<Sample> {
-  const electionPath = `/bench/w4/r${Date.now()}-${IMPL}-${kind}-${index}`;
+  const electionPath = `/bench/w4/r${Date.now()}-${impl}-${kind}-${index}`;
   const group = IDS.map((id) => Participant.spawn(PARTICIPANT, ['--connect', connect, '--path', electionPath, '--id', id, '--session-timeout-ms', String(timeoutMs)], id, log));
   try {
     await Promise.all(group.map((p) => p.waitFor('READY', STEP_TIMEOUT_MS)));
@@ -80,12 +85,15 @@ runWorkload('W4', async ({ connect, params, log }) => {
   const trials = params.w4_trials;
   const timeoutMs = params.w4_session_timeout_ms;
   const result: Record<string, unknown> = {
-    impl: IMPL,
-    recipe: 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
+    impl,
+    recipe:
+      impl === RAW_IMPL
+        ? 'bare client: fair queue under <path>/elections/w4, direct succession, nothing else'
+        : 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
     participants: IDS.length,
     session_timeout_ms: timeoutMs,
   };
-  for (const kind of ['graceful', 'crash'] as const) {
+  for (const kind of impl === RAW_IMPL ? (['graceful'] as const) : (['graceful', 'crash'] as const)) {
     const samples: Sample[] = [];
     for (let i = 1; i <= trials; i++) {
       const sample = await trial(connect, kind, i, trials, timeoutMs, log);

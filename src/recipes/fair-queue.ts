@@ -103,7 +103,9 @@ function isRetryable(error: unknown): boolean {
  * The fair queue of the ZooKeeper paper (§2.4) that both locks and elections stand on:
  * ephemeral sequential nodes, the lowest sequence holds, each waiter watches only its
  * immediate predecessor (one notification per release, no herd), and re-lists after every
- * wake-up because the predecessor may have been a waiter that left, not the holder.
+ * wake-up because the predecessor may have been a waiter that left, not the holder. With
+ * `succession`, the waiter right behind the head knows its predecessor was the holder, and is
+ * granted on that node's deletion without listing again.
  */
 export class FairQueue {
   /** Look-alike queue nodes found not to be ephemeral: left out of every later look at the queue. */

@@ -24,7 +24,8 @@ export interface TermHooks {
   /**
    * Repairs and fences the ready state before the first report of leadership; may throw. Reads
    * may go out before `ownership` settles; nothing is repaired or written before it passed.
-   * `ownership` undefined: the listing that granted the entry, just now, proved our node ours
+   * `ownership` undefined: the grant, just now, proved our node ours (the granting listing, or a
+   * standby's watch on it that did not fire before the leader's departure)
    * (the first check), so whatever was read along with that listing is as fresh as it.
    */
   takeOver(token: bigint, ownership: Promise<unknown> | undefined): Promise<unknown>;
@@ -59,7 +60,7 @@ export class LeadershipTerm {
   /** The take-over in flight: a new check joins it rather than running recovery a second time. */
   private takingOver: Promise<void> | undefined;
   private subscription: Subscription | undefined;
-  /** True only while `start()` runs: a check now follows straight on the granting listing. */
+  /** True only while `start()` runs: a check now follows straight on the grant. */
   private granted = false;
 
   constructor(
@@ -185,8 +186,9 @@ export class LeadershipTerm {
   /** `check`'s work; `attempt` aborts when it is superseded. */
   private async verify(attempt: AbortSignal): Promise<void> {
     if (this.phase !== 'leading') this.phase = 'checking';
-    // Straight after the grant, the granting listing (answered on this session) proved our node
-    // ours: the getData below then only sets the deletion watch, and is not waited for.
+    // Straight after the grant, the grant proved our node ours (the granting listing, answered on
+    // this session, or a standby's own-node watch that did not fire before the leader's
+    // departure): the getData below then only sets the deletion watch, and is not waited for.
     let proven = this.granted;
     for (let failures = 0; ; proven = false) {
       try {
@@ -201,8 +203,9 @@ export class LeadershipTerm {
           else if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
         });
         if (!this.tookOver) {
-          // The take-over's read of the ready znode went out with the granting listing, or goes
-          // out right behind the ownership check: one round trip for both on the way to leadership.
+          // The take-over's read of the ready znode came with the grant (sent with the granting
+          // listing, or kept fresh by the standby), or goes out right behind the ownership check:
+          // one round trip for both on the way to leadership.
           this.takingOver ??= this.hooks
             .takeOver(this.entry.token, proven ? undefined : owned)
             .then(() => void (this.tookOver = true))
