@@ -91,6 +91,23 @@ describe('chaos checker', () => {
     assert.ok(found(s)['recovery-missing']);
   });
 
+  it('passes a call whose lease was lost only after its body ended (its completion write went out: applied or not)', () => {
+    for (const repaired of [false, true]) {
+      const s = new Scenario();
+      s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, lost: 900, outcome: 'LockLostError' });
+      const repairs = repaired ? [{ interrupted: '10', checkpoint: 0, repaired: false, at: 1105 }] : [];
+      s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok', repairs });
+      assert.deepEqual(found(s), {});
+    }
+    // Lost while the body still ran: the section stays dirty, and the next holder must repair it.
+    const s = new Scenario();
+    s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+    s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, lost: 21, exit: 22, outcome: 'LockLostError' });
+    s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok' });
+    assert.ok(found(s)['recovery-missing']);
+  });
+
   it('lock-overlap: a holder granted while another still held', () => {
     const s = clean();
     s.section(4, 1, '40', { acquired: 70, v: 3, write: 90, exit: 201, released: 202, outcome: 'ok' });

@@ -29,10 +29,13 @@ export interface Hold {
   completed: boolean;
   /** Its method body ended without an error. */
   exitedCleanly: boolean;
+  /** When its method body ended. */
+  exitAt?: number;
   /**
    * Killed after its method body ended cleanly and before its `done` line, or its call failed with a
-   * connection error after the body ended cleanly: the section may have completed (the ready znode
-   * marked ready) or not; the logs cannot tell.
+   * connection error after the body ended cleanly, or with LockLostError for a lease lost only after
+   * the body ended (the completion write had gone out): the section may have completed (the ready
+   * znode marked ready) or not; the logs cannot tell.
    */
   outcomeUnknown: boolean;
   /** Error name when the call threw. */
@@ -144,7 +147,10 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
           lastActivity = event.t;
           if (event.ev === 'enter') hold.enterAt = event.t;
           if (event.ev === 'checkpoint') hold.checkpoints.push(event.v);
-          if (event.ev === 'exit') hold.exitedCleanly = event.error === undefined;
+          if (event.ev === 'exit') {
+            hold.exitedCleanly = event.error === undefined;
+            hold.exitAt = event.t;
+          }
           if (event.ev === 'recovered') hold.recoveries.push({ interrupted: event.interrupted, at: event.t, repaired: event.repaired, checkpoint: event.checkpoint });
           break;
         case 'done':
@@ -157,6 +163,10 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
             // The body ran to its end and the completion write then died with the connection: it may
             // have been applied (ready) or not (dirty, the next holder repairs). The logs cannot tell.
             if (hold.exitedCleanly && /^ZooKeeperError:(CONNECTIONLOSS|OPERATIONTIMEOUT)$/.test(hold.error ?? '')) hold.outcomeUnknown = true;
+            // The lease was lost only after the body ended: the completion write had gone out (it
+            // rides through a dropped connection) and may have landed before the session came back
+            // or went; the call says LockLostError either way (it cannot vouch for exclusivity).
+            if (hold.exitedCleanly && hold.error === 'LockLostError' && hold.endKind === 'lost' && hold.exitAt !== undefined && hold.end > hold.exitAt) hold.outcomeUnknown = true;
           }
           break;
         case 'leader':
