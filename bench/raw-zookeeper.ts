@@ -18,13 +18,18 @@ export interface RawZooKeeper {
 
 interface RawZooKeeperCtor {
   new (config: Record<string, unknown>): RawZooKeeper;
-  readonly ZOO_EPHEMERAL_SEQUENTIAL: number;
-  readonly ZOO_LOG_LEVEL_WARN: number;
+  /** The package's constants (the class itself has only some of them as statics). */
+  readonly constants: { readonly ZOO_EPHEMERAL_SEQUENTIAL: number; readonly ZOO_LOG_LEVEL_WARN: number };
 }
 
 const require = createRequire(import.meta.url);
 
-export const RAW_EPHEMERAL_SEQUENTIAL = (): number => (require('zookeeper') as RawZooKeeperCtor).ZOO_EPHEMERAL_SEQUENTIAL;
+export const RAW_EPHEMERAL_SEQUENTIAL = (): number => {
+  const flags = (require('zookeeper') as RawZooKeeperCtor).constants.ZOO_EPHEMERAL_SEQUENTIAL;
+  // An undefined flag creates a plain persistent node without complaint (it once did here).
+  if (typeof flags !== 'number') throw new Error('the zookeeper package exports no ZOO_EPHEMERAL_SEQUENTIAL constant');
+  return flags;
+};
 
 export function rawZooKeeperVersion(): string {
   return (require('zookeeper/package.json') as { version: string }).version;
@@ -32,7 +37,7 @@ export function rawZooKeeperVersion(): string {
 
 export async function connectRaw(connect: string, timeoutMs: number): Promise<RawZooKeeper> {
   const ZooKeeper = require('zookeeper') as RawZooKeeperCtor;
-  const zk = new ZooKeeper({ connect, timeout: timeoutMs, debug_level: ZooKeeper.ZOO_LOG_LEVEL_WARN, host_order_deterministic: true });
+  const zk = new ZooKeeper({ connect, timeout: timeoutMs, debug_level: ZooKeeper.constants.ZOO_LOG_LEVEL_WARN, host_order_deterministic: true });
   const connected = new Promise<void>((resolve) => zk.once('connect', resolve));
   zk.init({});
   try {

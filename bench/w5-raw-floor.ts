@@ -16,6 +16,9 @@ runWorkload('W5', async ({ connect, params, probe, log }) => {
   const zk = await connectRaw(connect, sessionTimeoutMs);
   try {
     const flags = RAW_EPHEMERAL_SEQUENTIAL();
+    const probeNode = await zk.create(`${DIR}/n-`, '', flags);
+    await zk.delete_(probeNode, -1);
+    if (!/-\d{10}$/.test(probeNode)) throw new Error(`W5 must create sequential nodes, got ${probeNode}`);
     for (let i = 0; i < params.w5_warmup; i++) await rawCycle(zk, DIR, flags);
 
     const cycles = params.w5_cycles;
