@@ -42,6 +42,7 @@ const WORKLOADS: Workload[] = [
   { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
   { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
+  { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
   { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
   { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
 ];

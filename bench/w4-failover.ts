@@ -9,6 +9,7 @@
  *
  * `--impl node-zookeeper` runs the same trials (graceful only: a crash hand-over is the server's
  * expiry) with `bench/w4-raw-participant`, the same election on the bare client: the floor.
+ * `--impl node-zookeeper-relisting`: the bare client with kazoo's and Curator's election.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,13 @@ import { Participant } from './w4-process.js';
 import { parseArgs, runWorkload, sleep } from './workload-main.js';
 
 type Case = 'graceful' | 'crash';
-const RAW_IMPL = 'node-zookeeper';
-const impl = parseArgs(process.argv.slice(2)).get('impl') === RAW_IMPL ? RAW_IMPL : IMPL;
-const PARTICIPANT = path.join(path.dirname(fileURLToPath(import.meta.url)), impl === RAW_IMPL ? 'w4-raw-participant.js' : 'w4-participant.js');
+/** The bare client with this library's election, and with kazoo's and Curator's (a listing before leading). */
+const RAW_IMPLS = { 'node-zookeeper': [], 'node-zookeeper-relisting': ['--relist'] } as const satisfies Record<string, readonly string[]>;
+type RawImpl = keyof typeof RAW_IMPLS;
+const requested = parseArgs(process.argv.slice(2)).get('impl');
+const raw = typeof requested === 'string' && requested in RAW_IMPLS ? (requested as RawImpl) : undefined;
+const impl = raw ?? IMPL;
+const PARTICIPANT = path.join(path.dirname(fileURLToPath(import.meta.url)), raw ? 'w4-raw-participant.js' : 'w4-participant.js');
 const IDS = ['p0', 'p1', 'p2'] as const;
 const STEP_TIMEOUT_MS = 20_000;
 
@@ -31,7 +36,8 @@ interface Sample {
 
 async function trial(connect: string, kind: Case, index: number, trials: number, timeoutMs: number, log: (m: string) => void): Promise<Sample> {
   const electionPath = `/bench/w4/r${Date.now()}-${impl}-${kind}-${index}`;
-  const group = IDS.map((id) => Participant.spawn(PARTICIPANT, ['--connect', connect, '--path', electionPath, '--id', id, '--session-timeout-ms', String(timeoutMs)], id, log));
+  const extra = raw ? RAW_IMPLS[raw] : [];
+  const group = IDS.map((id) => Participant.spawn(PARTICIPANT, ['--connect', connect, '--path', electionPath, '--id', id, '--session-timeout-ms', String(timeoutMs), ...extra], id, log));
   try {
     await Promise.all(group.map((p) => p.waitFor('READY', STEP_TIMEOUT_MS)));
     const leaders = () => group.filter((p) => p.isLeader);
@@ -87,13 +93,15 @@ runWorkload('W4', async ({ connect, params, log }) => {
   const result: Record<string, unknown> = {
     impl,
     recipe:
-      impl === RAW_IMPL
+      raw === 'node-zookeeper'
         ? 'bare client: fair queue under <path>/elections/w4, direct succession, nothing else'
-        : 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
+        : raw === 'node-zookeeper-relisting'
+          ? 'bare client: fair queue under <path>/elections/w4, every waiter lists again before leading (kazoo, Curator), nothing else'
+          : 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
     participants: IDS.length,
     session_timeout_ms: timeoutMs,
   };
-  for (const kind of impl === RAW_IMPL ? (['graceful'] as const) : (['graceful', 'crash'] as const)) {
+  for (const kind of raw ? (['graceful'] as const) : (['graceful', 'crash'] as const)) {
     const samples: Sample[] = [];
     for (let i = 1; i <= trials; i++) {
       const sample = await trial(connect, kind, i, trials, timeoutMs, log);

@@ -5,8 +5,10 @@
  * right behind the leader leads the moment the leader's node is deleted, with no request (direct
  * succession); any other waiter lists again. No Nest, no RxJS, no recovery, no ownership checks:
  * what separates the library's hand-over from this is the cost of those, in JavaScript.
+ * `--relist` runs kazoo's and Curator's election instead: every waiter lists the queue again
+ * when its predecessor goes, and leads only if that listing shows it first.
  *
- *   node build/bench/w4-raw-participant.js --connect {connect} --path {path} --id {id} --session-timeout-ms {ms}
+ *   node build/bench/w4-raw-participant.js --connect {connect} --path {path} --id {id} --session-timeout-ms {ms} [--relist]
  */
 import readline from 'node:readline';
 import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, type RawZooKeeper } from './raw-zookeeper.js';
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
   }) as [string, string, string, string];
   const ev = (name: string, detail?: string) => process.stdout.write(`EV ${name} ${id} ${epochMicros()}${detail ? ` ${detail}` : ''}\n`);
   const dir = `${root}/elections/w4`;
+  const relist = args.get('relist') === true;
 
   const zk = await connectRaw(connect, Number(timeout));
   const cb = zk as unknown as RawZooKeeper & CallbackZooKeeper;
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
     const queue = (await zk.get_children(dir, false)).sort();
     const index = queue.indexOf(myName);
     if (index === 0) return lead();
-    const predecessorLeads = index === 1;
+    const predecessorLeads = index === 1 && !relist;
     cb.aw_get(
       `${dir}/${queue[index - 1]}`,
       (type) => {
