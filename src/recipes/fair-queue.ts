@@ -254,14 +254,15 @@ export class FairQueue {
       node.watched = false;
       if (attempt.mine === node) attempt.wake?.();
     });
-    read.catch(noop); // awaited by the look that sent it
-    return read.then((stat) => {
-      if (stat) {
-        node.czxid = stat.czxid;
+    const stat = read.then((found) => {
+      if (found) {
+        node.czxid = found.czxid;
         node.watched = true;
       }
-      return stat;
+      return found;
     });
+    stat.catch(noop); // awaited by the look that sent it, unless the listing failed first
+    return stat;
   }
 
   /**

@@ -11,7 +11,7 @@ import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import type { LeaderElection } from '../../src/recipes/leader-election.js';
 import { sortQueue } from '../../src/recipes/queue-node.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
-import { connectionLoss, FaultySession } from '../support/faulty-session.js';
+import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
@@ -231,6 +231,24 @@ describe('LeaderElection', () => {
     }
     assert.equal(bSession.watcherCount, 3, "B's own node, the ready record, A's node");
     assert.equal(observed.count('exists'), 2, 'one exists for its own node, one for the ready record, ever');
+  });
+
+  it('a look whose listing and own-node read both fail leaves no unhandled rejection, and the next look stands by', async () => {
+    const { k, b, observed } = await leaderAAndObservedB();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      observed.after('getChildren', (request): Outcome => ({ ok: false, error: connectionLoss('getChildren', request.path) }), 1);
+      observed.after('exists', (request): Outcome => ({ ok: false, error: connectionLoss('exists', request.path) }), 1);
+      b.join();
+      const [aNode] = await queueNodes(k);
+      await waitFor(() => observed.sent.some((r) => r.op === 'getData' && r.path === aNode), { timeoutMs: 5000, message: "B watches A's node" });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // an unhandled rejection is reported after the microtasks
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it("the leader's token is the czxid of its queue node, and a successor's is larger", async () => {
