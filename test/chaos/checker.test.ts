@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { check, VIOLATION_KINDS, type ViolationKind } from './checker.js';
-import { Scenario } from './log-scenario.js';
+import { Scenario, type SectionPlan } from './log-scenario.js';
 
 /** Three workers, three clean sections (tokens 10, 20, 30), two leaders one after the other. */
 function clean(): Scenario {
@@ -28,6 +28,27 @@ function found(s: Scenario): Partial<Record<ViolationKind, string[]>> {
 function assertOnly(s: Scenario, kind: ViolationKind): void {
   const kinds = Object.keys(found(s));
   assert.deepEqual(kinds, [kind], JSON.stringify(found(s), null, 1));
+}
+
+/** w1's section (token 10) as planned, then w2 (token 20) enters, having read counter `v`. */
+function afterSection(first: SectionPlan, v: number, repairs: SectionPlan['repairs'] = []): Scenario {
+  const s = new Scenario();
+  s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+  s.section(1, 1, '10', first);
+  s.section(2, 1, '20', { acquired: 1100, v, write: 1120, exit: 1121, released: 1122, outcome: 'ok', repairs });
+  return s;
+}
+
+/** The outcome of `first` is unknown: w2 may repair it or not, and neither is a violation. */
+function assertRepairOptional(first: SectionPlan): void {
+  for (const repairs of [[], [{ interrupted: '10', checkpoint: 0, repaired: false, at: 1105 }]]) {
+    assert.deepEqual(found(afterSection(first, 1, repairs)), {}, `with ${repairs.length} repair(s)`);
+  }
+}
+
+/** `first` was interrupted: w2 entering without repairing it is a violation. */
+function assertRepairRequired(first: SectionPlan, v: number): void {
+  assert.ok(found(afterSection(first, v))['recovery-missing']);
 }
 
 /** w1 (token 10) is SIGKILLed after its checkpoint; w2 (token 20) gets the lock a session timeout later. */
@@ -75,37 +96,15 @@ describe('chaos checker', () => {
   });
 
   it('passes a call whose completion write died with the connection after its body ended (applied or not)', () => {
-    for (const repaired of [false, true]) {
-      const s = new Scenario();
-      s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
-      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ZooKeeperError:CONNECTIONLOSS' });
-      const repairs = repaired ? [{ interrupted: '10', checkpoint: 0, repaired: false, at: 1105 }] : [];
-      s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok', repairs });
-      assert.deepEqual(found(s), {});
-    }
+    assertRepairOptional({ acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ZooKeeperError:CONNECTIONLOSS' });
     // A failure inside the body is no such doubt: the next holder must repair it.
-    const s = new Scenario();
-    s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
-    s.section(1, 1, '10', { acquired: 10, v: 0, exit: 21, released: 22, bodyError: 'ZooKeeperError:CONNECTIONLOSS', outcome: 'ZooKeeperError:CONNECTIONLOSS' });
-    s.section(2, 1, '20', { acquired: 1100, v: 0, write: 1120, exit: 1121, released: 1122, outcome: 'ok' });
-    assert.ok(found(s)['recovery-missing']);
+    assertRepairRequired({ acquired: 10, v: 0, exit: 21, released: 22, bodyError: 'ZooKeeperError:CONNECTIONLOSS', outcome: 'ZooKeeperError:CONNECTIONLOSS' }, 0);
   });
 
   it('passes a call whose lease was lost only after its body ended (its completion write went out: applied or not)', () => {
-    for (const repaired of [false, true]) {
-      const s = new Scenario();
-      s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
-      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, lost: 900, outcome: 'LockLostError' });
-      const repairs = repaired ? [{ interrupted: '10', checkpoint: 0, repaired: false, at: 1105 }] : [];
-      s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok', repairs });
-      assert.deepEqual(found(s), {});
-    }
+    assertRepairOptional({ acquired: 10, v: 0, write: 20, exit: 21, lost: 900, outcome: 'LockLostError' });
     // Lost while the body still ran: the section stays dirty, and the next holder must repair it.
-    const s = new Scenario();
-    s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
-    s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, lost: 21, exit: 22, outcome: 'LockLostError' });
-    s.section(2, 1, '20', { acquired: 1100, v: 1, write: 1120, exit: 1121, released: 1122, outcome: 'ok' });
-    assert.ok(found(s)['recovery-missing']);
+    assertRepairRequired({ acquired: 10, v: 0, write: 20, lost: 21, exit: 22, outcome: 'LockLostError' }, 1);
   });
 
   it('lock-overlap: a holder granted while another still held', () => {
