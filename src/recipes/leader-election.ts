@@ -292,12 +292,15 @@ export class LeaderElection implements Election {
     this.tenure = tenure;
     const leading = tenure !== undefined;
     if (this.leading.value === leading || this.leading.closed) return;
-    // Subscribers first: they act on it (and a resigning leader's hand-over waits for this
-    // call). The log line, a synchronous write, comes once the current step is done: after the
-    // delete that a resignation sends in that same step.
+    // Subscribers first: they act on it, and a hand-over waits for it on both sides. The log line
+    // (a synchronous write) and the event come once the current step is done: after the delete
+    // that a resignation sends in that same step.
     this.leading.next(leading);
-    const line = `${leading ? 'Leading' : 'No longer leading'} election ${this.path}${leading ? ` (token ${tenure!.token})` : ''}`;
-    queueMicrotask(() => this.logger.log(line));
+    queueMicrotask(() => this.announce(tenure, previous, reason));
+  }
+
+  private announce(tenure: LeaderTenure | undefined, previous: LeaderTenure | undefined, reason: string): void {
+    this.logger.log(`${tenure ? 'Leading' : 'No longer leading'} election ${this.path}${tenure ? ` (token ${tenure.token})` : ''}`);
     if (!this.events.wants('leadership')) return;
     const { name: election, path } = this;
     const identity = this.options.identity;
