@@ -23,6 +23,9 @@ type Case = 'graceful' | 'crash';
 const RAW_IMPLS = { 'node-zookeeper': [], 'node-zookeeper-relisting': ['--relist'] } as const satisfies Record<string, readonly string[]>;
 type RawImpl = keyof typeof RAW_IMPLS;
 const requested = parseArgs(process.argv.slice(2)).get('impl');
+if (requested !== undefined && !(typeof requested === 'string' && (requested === IMPL || requested in RAW_IMPLS))) {
+  throw new Error(`--impl must be one of ${[IMPL, ...Object.keys(RAW_IMPLS)].join(', ')}`);
+}
 const raw = typeof requested === 'string' && requested in RAW_IMPLS ? (requested as RawImpl) : undefined;
 const impl = raw ?? IMPL;
 const PARTICIPANT = path.join(path.dirname(fileURLToPath(import.meta.url)), raw ? 'w4-raw-participant.js' : 'w4-participant.js');
