@@ -4,13 +4,10 @@
  * released, and once an operator removes the bad node the lock works again.
  */
 import assert from 'node:assert/strict';
-import type { INestApplicationContext } from '@nestjs/common';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CorruptStateError } from '../../src/errors/corrupt-state.error.js';
 import { ensurePath } from '../../src/recipes/ensure-path.js';
-import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
-import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+import { lockAppSuite, queueNodes, testRoot } from './lock-test-kit.js';
 
 const MALFORMED: string[] = [
   '', 'not json', '{"v":1,"state":"dirty"', 'null', '[]', '42', '"ready"', '{}',
@@ -25,18 +22,7 @@ const MALFORMED: string[] = [
 
 describe('malformed ready znode', () => {
   const root = testRoot();
-  let app: INestApplicationContext;
-  let locks: LockService;
-  let operator: ZkSession;
-  before(async () => {
-    app = await startLockApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 }, []);
-    locks = app.get(LockService);
-    operator = await openSession(sharedConnect());
-  });
-  after(async () => {
-    await app?.close();
-    operator?.close();
-  });
+  const suite = lockAppSuite(root);
 
   it('CorruptStateError naming the ready path for each malformed value; the body never runs, the lock is released', async () => {
     let bodyRuns = 0;
@@ -44,20 +30,20 @@ describe('malformed ready znode', () => {
     for (const [i, data] of MALFORMED.entries()) {
       const name = `corrupt-${i}`;
       const ready = `${root}/locks/${name}/ready`;
-      await ensurePath(operator, `${root}/locks/${name}`, 'persistent');
-      await operator.create(ready, Buffer.from(data, 'latin1'), 'persistent');
+      await ensurePath(suite.observer, `${root}/locks/${name}`, 'persistent');
+      await suite.observer.create(ready, Buffer.from(data, 'latin1'), 'persistent');
       await assert.rejects(
-        locks.withLock(name, () => void (bodyRuns += 1), { recover: () => void (recoveries += 1), waitMs: 5000 }),
+        suite.locks.withLock(name, () => void (bodyRuns += 1), { recover: () => void (recoveries += 1), waitMs: 5000 }),
         (error: unknown) => error instanceof CorruptStateError && error.statePath === ready && error.message.includes(ready),
         JSON.stringify(data),
       );
-      assert.deepEqual(await queueNodes(operator, `${root}/locks/${name}`), [], `lock released after ${JSON.stringify(data)}`);
-      assert.deepEqual((await operator.getData(ready)).data, Buffer.from(data, 'latin1'), 'the bad node is left for the operator to see');
+      assert.deepEqual(await queueNodes(suite.observer, `${root}/locks/${name}`), [], `lock released after ${JSON.stringify(data)}`);
+      assert.deepEqual((await suite.observer.getData(ready)).data, Buffer.from(data, 'latin1'), 'the bad node is left for the operator to see');
     }
     assert.equal(bodyRuns, 0);
     assert.equal(recoveries, 0);
     // The operator removes a bad node: the section runs again.
-    await operator.delete(`${root}/locks/corrupt-1/ready`);
-    assert.equal(await locks.withLock('corrupt-1', () => 'ran', { recover: () => undefined }), 'ran');
+    await suite.observer.delete(`${root}/locks/corrupt-1/ready`);
+    assert.equal(await suite.locks.withLock('corrupt-1', () => 'ran', { recover: () => undefined }), 'ran');
   });
 });

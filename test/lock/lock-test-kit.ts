@@ -5,11 +5,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Module, type DynamicModule, type INestApplicationContext, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { sortQueue } from '../../src/recipes/queue-node.js';
+import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import type { ZkClient } from '../../src/zookeeper/zk-client.js';
@@ -79,6 +81,28 @@ export async function startLockApp(options: ZkLockModuleOptions, providers: Prov
   @Module({ imports: [ZkLockModule.forRoot(options), ...imports], providers })
   class LockTestModule {}
   return NestFactory.createApplicationContext(LockTestModule, { logger: false });
+}
+
+/** A suite's lock application on `root` and a plain session beside it (for reads and writes by hand). */
+export interface LockAppSuite {
+  readonly app: INestApplicationContext;
+  readonly locks: LockService;
+  readonly observer: ZkSession;
+}
+
+/** Registers the suite's `before` and `after` hooks: both are open for its tests and closed after them. */
+export function lockAppSuite(root: string, providers: Provider[] = []): LockAppSuite {
+  const suite = {} as { app: INestApplicationContext; locks: LockService; observer: ZkSession };
+  before(async () => {
+    suite.app = await startLockApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 }, providers);
+    suite.locks = suite.app.get(LockService);
+    suite.observer = await openSession(sharedConnect());
+  });
+  after(async () => {
+    await suite.app?.close();
+    suite.observer?.close();
+  });
+  return suite;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -4,15 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import 'reflect-metadata';
-import { Injectable, type INestApplicationContext } from '@nestjs/common';
-import { after, before, describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { describe, it } from 'node:test';
 import { WithLock } from '../../src/decorators/with-lock.decorator.js';
 import { DecoratorMisuseError } from '../../src/errors/decorator-misuse.error.js';
 import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
-import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
-import { openSession, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+import { lockAppSuite, testRoot } from './lock-test-kit.js';
 
 const BAD_NAMES: [string, unknown][] = [
   ['empty', ''],
@@ -47,37 +45,26 @@ class Guarded {
 
 describe('bad input fails fast with typed errors', () => {
   const root = testRoot();
-  let app: INestApplicationContext;
-  let locks: LockService;
-  let observer: ZkSession;
-  before(async () => {
-    app = await startLockApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 }, [Guarded]);
-    locks = app.get(LockService);
-    observer = await openSession(sharedConnect());
-  });
-  after(async () => {
-    await app?.close();
-    observer?.close();
-  });
+  const suite = lockAppSuite(root, [Guarded]);
 
   it('InvalidLockNameError for every bad name, from acquire, tryAcquire, withLock and @WithLock', async () => {
     for (const [what, name] of BAD_NAMES) {
       const named = (error: unknown) => error instanceof InvalidLockNameError && error.lockName === name;
-      await assert.rejects(locks.acquire(name as string), named, `acquire: ${what}`);
-      await assert.rejects(locks.tryAcquire(name as string), named, `tryAcquire: ${what}`);
-      await assert.rejects(locks.withLock(name as string, () => void (bodyRuns += 1)), named, `withLock: ${what}`);
+      await assert.rejects(suite.locks.acquire(name as string), named, `acquire: ${what}`);
+      await assert.rejects(suite.locks.tryAcquire(name as string), named, `tryAcquire: ${what}`);
+      await assert.rejects(suite.locks.withLock(name as string, () => void (bodyRuns += 1)), named, `withLock: ${what}`);
       if (typeof name === 'string') assert.throws(() => WithLock(name), named, `@WithLock: ${what}`);
     }
     // A name computed from the arguments is validated per call.
-    await assert.rejects(app.get(Guarded).perOrder('a/b'), InvalidLockNameError);
-    assert.equal(await app.get(Guarded).perOrder(7), 'ran');
+    await assert.rejects(suite.app.get(Guarded).perOrder('a/b'), InvalidLockNameError);
+    assert.equal(await suite.app.get(Guarded).perOrder(7), 'ran');
     assert.equal(bodyRuns, 1, 'no body ran for a bad name');
-    assert.equal(await observer.exists(`${root}/locks`).then((stat) => stat?.numChildren), 1, 'only order:7 reached ZooKeeper');
+    assert.equal(await suite.observer.exists(`${root}/locks`).then((stat) => stat?.numChildren), 1, 'only order:7 reached ZooKeeper');
   });
 
   it('accepts names at the edges: 200 characters, unicode, colons', async () => {
     for (const name of ['x'.repeat(200), 'zählung-é-✓', 'order:123', '...']) {
-      assert.equal(await locks.withLock(name, () => 'ok', { onBusy: 'throw' }), 'ok', name);
+      assert.equal(await suite.locks.withLock(name, () => 'ok', { onBusy: 'throw' }), 'ok', name);
     }
   });
 
@@ -92,10 +79,10 @@ describe('bad input fails fast with typed errors', () => {
     ];
     for (const [field, options] of cases) {
       const named = (error: unknown) => error instanceof InvalidOptionsError && error.field === field;
-      await assert.rejects(locks.withLock('plain', () => void (bodyRuns += 1), options as never), named, `withLock ${JSON.stringify(options)}`);
-      if (field === 'waitMs' || field === 'signal') await assert.rejects(locks.acquire('plain', options as never), named, `acquire ${JSON.stringify(options)}`);
+      await assert.rejects(suite.locks.withLock('plain', () => void (bodyRuns += 1), options as never), named, `withLock ${JSON.stringify(options)}`);
+      if (field === 'waitMs' || field === 'signal') await assert.rejects(suite.locks.acquire('plain', options as never), named, `acquire ${JSON.stringify(options)}`);
     }
-    await assert.rejects(locks.acquire('plain', null as never), InvalidOptionsError);
+    await assert.rejects(suite.locks.acquire('plain', null as never), InvalidOptionsError);
     // @WithLock checks its options when the class is defined, not at the first call.
     assert.throws(() => WithLock('plain', { onBusy: 'maybe' as never }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'onBusy');
     assert.throws(() => WithLock('plain', { waitMs: -5 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'waitMs');
@@ -135,7 +122,7 @@ describe('bad input fails fast with typed errors', () => {
     const before = bodyRuns;
     const orphan = new Guarded();
     await assert.rejects(orphan.plain(), DecoratorMisuseError);
-    const detached = app.get(Guarded).plain;
+    const detached = suite.app.get(Guarded).plain;
     await assert.rejects(detached(), DecoratorMisuseError, 'called without `this`');
     assert.equal(bodyRuns, before);
   });
