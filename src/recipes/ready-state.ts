@@ -140,8 +140,8 @@ export class ReadyState {
   }
 
   /** Applies the session's ACL policy to the ready znode (nothing without one, or without a supervised session). */
-  private secure(): Promise<void> {
-    return 'secure' in this.client ? this.client.secure(this.path) : Promise.resolve();
+  private async secure(): Promise<void> {
+    await this.supervised?.secure(this.path);
   }
 
   /** The current record, or undefined when no section ever ran. Malformed data: `CorruptStateError`. */
@@ -212,9 +212,13 @@ export class ReadyState {
     }
   }
 
-  /** The supervised session's id, when the client is one (it is, for locks and elections). */
+  /** The client as a supervised session, when it is one (it is for locks and elections; the inspector only reads). */
+  private get supervised(): ZkSessionClient | undefined {
+    return 'waitForConnection' in this.client ? this.client : undefined;
+  }
+
   private get sessionId(): string | undefined {
-    return 'waitForConnection' in this.client ? this.client.sessionId : undefined;
+    return this.supervised?.sessionId;
   }
 
   /**
@@ -223,9 +227,10 @@ export class ReadyState {
    * replaced session ends it: `LockLostError`. Anything else, or no supervised session: false.
    */
   private async backOnSameSession(error: unknown, sessionId: string | undefined): Promise<boolean> {
-    if (!('waitForConnection' in this.client) || !(error instanceof ZooKeeperError && error.isConnectionError)) return false;
-    await this.client.waitForConnection();
-    if (this.client.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
+    const session = this.supervised;
+    if (!session || !(error instanceof ZooKeeperError && error.isConnectionError)) return false;
+    await session.waitForConnection();
+    if (session.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
     return true;
   }
 
