@@ -2,6 +2,7 @@ import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import type { Watcher } from '../zookeeper/types.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import type { StandingRead } from './fair-queue.js';
@@ -161,8 +162,9 @@ export class ReadyState {
    * ZooKeeper delivers one session's notifications and replies in order, so when the leader's
    * node-deleted notification arrives, every write the leader made before it has notified us
    * already and its re-read has been sent: `current()` is then as fresh as a read sent after the
-   * deletion. 2 requests in one round trip, again after each change. A watch still armed from an
-   * earlier standby of the same session is taken over rather than set again (nothing piles up).
+   * deletion. 1 request (2 while no record exists), again after each change. A watch still armed
+   * from an earlier standby of the same session is taken over rather than set again (nothing
+   * piles up).
    */
   standby(): StandingRead<ReadyRead> {
     let standing = this.standing;
@@ -180,13 +182,27 @@ export class ReadyState {
 
   private rearm(standing: StandingWatch): void {
     standing.armed = true;
-    const watched = this.client.exists(this.path, () => {
+    const latest = (standing.latest = this.readWatched(() => {
       standing.armed = false;
       if (standing.active) this.rearm(standing);
-    });
-    const latest = (standing.latest = Promise.all([watched, this.read()]).then(([, current]) => current));
+    }));
     // The take-over awaits it, or it was not needed. Failed: read afresh next time.
     latest.catch(() => void (standing.latest === latest && (standing.armed = false)));
+  }
+
+  /**
+   * `read`, leaving one watch that fires on the record's next change, deletion or creation: a
+   * `getData` watch when the record exists (1 request), else an `exists` one (getData leaves no
+   * watch on a missing node), after which a record created in between is read without another.
+   */
+  private async readWatched(watcher: Watcher): Promise<ReadyRead> {
+    try {
+      const { data, stat } = await this.client.getData(this.path, watcher);
+      return { record: parseRecord(this.path, data), version: stat.version };
+    } catch (error) {
+      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+    }
+    return (await this.client.exists(this.path, watcher)) ? this.read() : undefined;
   }
 
   /** Versioned write; BADVERSION becomes `LockLostError` for callers inside a section. */

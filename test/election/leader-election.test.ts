@@ -144,6 +144,17 @@ describe('LeaderElection', () => {
     await a.runAsLeader(() => undefined); // a ready znode exists, as in any election with leader work
     b.join();
     await standingBy(bSession);
+    // While B stands by, each write of A's to the existing record costs B one read (a getData
+    // that sets the next watch), never an exists; two writes close together may share one.
+    const watching = observed.sent.length;
+    for (let i = 0; i < 3; i++) await a.runAsLeader(() => undefined);
+    // A reply on B's session comes after the notifications of every write before it: the last
+    // re-read has been sent by then, and is answered once B holds its 3 watches again.
+    await bSession.sync(`${k.root}/elections/e/ready`);
+    await standingBy(bSession);
+    const readyOps = observed.sent.slice(watching).filter((r) => r.path === `${k.root}/elections/e/ready`);
+    assert.equal(readyOps.filter((r) => r.op !== 'getData').length, 0, readyOps.map((r) => r.op).join(' '));
+    assert.ok(readyOps.length >= 1 && readyOps.length <= 6, `${readyOps.length} reads for 6 writes`);
     const resigned = observed.sent.length;
     const rb = new Recorder(b.isLeader$);
     await a.resign();
