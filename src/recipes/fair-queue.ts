@@ -3,7 +3,7 @@ import type { Subscription } from 'rxjs';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
-import type { ZkStat } from '../zookeeper/types.js';
+import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
 import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
@@ -30,6 +30,17 @@ export interface QueueEntry<P = unknown> {
   readonly waited: boolean;
   /** What `JoinOptions.prefetch` sent along with the granting listing. */
   readonly prefetched?: Promise<P>;
+  /**
+   * Succession: the watch on our node that was standing when we were granted (see `OwnNodeWatch`),
+   * unless it had fired. Whoever holds the entry can take it instead of setting a watch of its own.
+   */
+  readonly ownNodeWatch?: OwnNodeWatch;
+}
+
+/** A watch on our own node, set while queuing (`exists`: fires on its deletion or a change of its data). */
+export interface OwnNodeWatch {
+  /** Routes the watch's one event to `watcher` (at once, if it fired already). Once. */
+  take(watcher: Watcher): void;
 }
 
 export interface JoinOptions<P = unknown> {
@@ -51,6 +62,7 @@ export interface JoinOptions<P = unknown> {
    * ahead of it (sequence numbers only grow). Meanwhile `standby` keeps what the new head needs
    * fresh under a watch; its current read becomes `prefetched`. The grant then needs no round
    * trip. Costs one `exists` (with a watch) on our own node per node, and the token is its czxid.
+   * That watch goes on serving the head once granted (`QueueEntry.ownNodeWatch`).
    */
   readonly succession?: { readonly standby: () => StandingRead<P> };
 }
@@ -71,6 +83,8 @@ interface OwnNode {
   czxid?: bigint;
   /** Succession: a watch on our node stands, so its deletion would notify us before anything later. */
   watched?: boolean;
+  /** Succession, once granted: who hears that watch's event instead of the waiting loop. */
+  heir?: { watcher?: Watcher; fired?: WatchEvent };
 }
 
 /** The state of one `join` across its looks at the queue. */
@@ -93,6 +107,22 @@ type Place =
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
+
+/** The entry of a grant: with succession, our node's standing watch goes with it. */
+function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
+  let ownNodeWatch: OwnNodeWatch | undefined;
+  if (mine.watched) {
+    const heir: NonNullable<OwnNode['heir']> = (mine.heir = {});
+    ownNodeWatch = {
+      take(watcher) {
+        const fired = heir.fired;
+        if (fired) queueMicrotask(() => watcher(fired));
+        else heir.watcher = watcher;
+      },
+    };
+  }
+  return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched, ownNodeWatch };
+}
 
 /** A request failure after which the loop should simply look again once connected. */
 function isRetryable(error: unknown): boolean {
@@ -135,7 +165,7 @@ export class FairQueue {
         const place = await this.locate(attempt, options, control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
-        if (place.kind === 'head') return { dir, path: mine.path, sessionId: mine.sessionId, token: place.token, waited, prefetched: place.prefetched as Promise<P> | undefined };
+        if (place.kind === 'head') return granted(dir, mine, place.token, waited, place.prefetched as Promise<P> | undefined);
         if (options.waitMs === 0) {
           attempt.mine = undefined;
           await this.leave(mine.path, mine.sessionId);
@@ -153,7 +183,7 @@ export class FairQueue {
           // The head's node is gone and nothing can queue ahead of ours: we head the queue now, and
           // our node still exists (its watch would have told us first: one session's notifications
           // arrive in order). No listing: the standby's read is as fresh as one sent now.
-          return { dir, path: mine.path, sessionId: mine.sessionId, token: mine.czxid!, waited, prefetched: standby.current() };
+          return granted(dir, mine, mine.czxid!, waited, standby.current());
         }
       }
     } catch (error) {
@@ -250,9 +280,12 @@ export class FairQueue {
    * departure. The watch firing ends the current wait; the next look reads again.
    */
   private watchOwnNode(attempt: Attempt, node: OwnNode): Promise<ZkStat | null> {
-    const read = this.session.exists(node.path, () => {
+    const read = this.session.exists(node.path, (event) => {
       node.watched = false;
-      if (attempt.mine === node) attempt.wake?.();
+      const heir = node.heir;
+      if (!heir) return void (attempt.mine === node && attempt.wake?.());
+      if (heir.watcher) heir.watcher(event);
+      else heir.fired = event;
     });
     const stat = read.then((found) => {
       if (found) {
@@ -346,16 +379,16 @@ export class FairQueue {
       let settled = false;
       let inOrder = true;
       let subscription: Subscription | undefined;
+      let stopListening: (() => void) | undefined;
       const finish = (error?: unknown, departed = false) => {
         if (settled) return; // stale watch callbacks and late replies land here
         settled = true;
         attempt.wake = undefined;
         subscription?.unsubscribe();
-        control?.signal.removeEventListener('abort', onStop);
+        stopListening?.();
         if (error === undefined) resolve(departed && inOrder);
         else reject(error);
       };
-      const onStop = () => finish(control!.signal.reason);
       // state$ replays the current state synchronously, so `finish` may run inside subscribe().
       subscription = this.session.state$.subscribe((change) => {
         // A suspended session keeps its watches (the C client re-registers them on reconnection);
@@ -370,8 +403,10 @@ export class FairQueue {
         return;
       }
       attempt.wake = () => finish();
-      control?.signal.addEventListener('abort', onStop, { once: true });
-      if (control?.signal.aborted) onStop();
+      if (control) {
+        stopListening = control.onStop(() => finish(control.reason));
+        if (control.stopped) finish(control.reason);
+      }
       this.session.getData(path, (event) => finish(undefined, event.type === 'deleted')).then(({ stat }) => {
         // A persistent node named like a queue node (made by hand) would never go away: waiting
         // for it would block forever. It holds nothing; skip it from now on and look again.
@@ -390,12 +425,11 @@ export class FairQueue {
   private pause(control: WaitControl | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(done, 20);
-      const onStop = () => done();
-      control?.signal.addEventListener('abort', onStop, { once: true });
+      const stopListening = control?.onStop(done);
       function done() {
         clearTimeout(timer);
-        control?.signal.removeEventListener('abort', onStop);
-        if (control?.signal.aborted) reject(control.signal.reason);
+        stopListening?.();
+        if (control?.stopped) reject(control.reason);
         else resolve();
       }
     });

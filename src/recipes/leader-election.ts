@@ -159,8 +159,8 @@ export class LeaderElection implements Election {
     const participation = this.participation;
     if (!participation) return;
     this.participation = undefined;
-    // Hand over first, directly: the abort below reaches `hold` too, but through an event
-    // dispatch that is slow on its first run in a process, and the next leader waits for the delete.
+    // Hand over first (a term we hold), directly: the next leader waits for its delete. The abort
+    // then stops whatever else runs (the queue's wait, a back-off).
     this.handOver?.();
     participation.controller.abort(new Error('resigned'));
     await participation.done;
@@ -232,7 +232,7 @@ export class LeaderElection implements Election {
     this.term = term;
     let leaving: Promise<void> | undefined;
     let handedOver = false;
-    const onAbort = () => {
+    const handOver = () => {
       if (handedOver) return;
       handedOver = true;
       // False is reported first (observers must never see two leaders, also by their clocks), then,
@@ -242,9 +242,10 @@ export class LeaderElection implements Election {
       term.resign();
       if (idle) leaving = this.leave(entry);
     };
-    this.handOver = onAbort;
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort(); // resigned between the grant and now
+    // `resign()` calls it directly, rather than through an abort listener on `signal`: an
+    // EventTarget costs tens of microseconds, on both ends of a hand-over.
+    this.handOver = handOver;
+    if (signal.aborted) handOver(); // resigned between the grant and now
     try {
       term.start();
       this.tracker.joinedAtHead();
@@ -267,8 +268,7 @@ export class LeaderElection implements Election {
       }
       return end;
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      if (this.handOver === onAbort) this.handOver = undefined;
+      if (this.handOver === handOver) this.handOver = undefined;
       if (this.term === term) this.term = undefined;
     }
   }

@@ -41,7 +41,9 @@ type Phase = 'checking' | 'leading' | 'doubt' | 'ended';
  *
  * - Before the first report, and after every reconnection or stall, one `getData` on our node
  *   checks that it exists and that its `ephemeralOwner` is our session, and leaves a watch that
- *   ends the term if the node is deleted.
+ *   ends the term if the node is deleted. Straight after the grant, the grant itself proved that,
+ *   and the watch the queue kept on our node meanwhile (`QueueEntry.ownNodeWatch`) takes the
+ *   getData's place: an election's grant costs no request.
  * - Before the first report, the ready state is taken over (recovery); while that fails it is
  *   retried with back-off (100 ms doubling to 5 s), never reporting leadership meanwhile.
  * - `suspended` ends reporting at once (policy `immediate`) or not before `lost` (`deadline`);
@@ -51,8 +53,8 @@ export class LeadershipTerm {
   readonly ended: Promise<TermEnd>;
   private resolveEnded!: (end: TermEnd) => void;
   private phase: Phase = 'checking';
-  /** The running check's: aborted when a newer check, a doubt or the end supersedes it. */
-  private attempt: AbortController | undefined;
+  /** The running check: superseded by a newer check, a doubt or the end. */
+  private attempt: CheckAttempt | undefined;
   private tenure: AbortController | undefined;
   private tookOver = false;
   /** The tenure of a resigned term whose sections may still be finishing. */
@@ -62,6 +64,7 @@ export class LeadershipTerm {
   private subscription: Subscription | undefined;
   /** True only while `start()` runs: a check now follows straight on the grant. */
   private granted = false;
+  private ownNodeWatchTaken = false;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -96,7 +99,7 @@ export class LeadershipTerm {
    */
   resign(): void {
     if (this.phase === 'ended') return;
-    this.attempt?.abort(SUPERSEDED);
+    this.attempt?.supersede();
     this.phase = 'ended';
     const tenure = this.tenure;
     this.tenure = undefined;
@@ -126,7 +129,7 @@ export class LeadershipTerm {
   /** Ends the term from outside; the node may still be ours. */
   end(reason: string, nodeMayExist: boolean): void {
     if (this.phase === 'ended') return;
-    this.attempt?.abort(SUPERSEDED);
+    this.attempt?.supersede();
     this.subscription?.unsubscribe();
     this.phase = 'ended';
     this.stopReporting(reason);
@@ -163,7 +166,7 @@ export class LeadershipTerm {
 
   private doubt(reason: string): void {
     if (this.phase === 'ended') return;
-    this.attempt?.abort(SUPERSEDED);
+    this.attempt?.supersede();
     if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
     this.phase = 'doubt';
     this.stopReporting(reason);
@@ -172,36 +175,26 @@ export class LeadershipTerm {
   /** Verifies our node (and takes over the ready state once), then reports leadership. */
   private async check(): Promise<void> {
     if (this.phase === 'ended') return;
-    this.attempt?.abort(SUPERSEDED);
-    const controller = (this.attempt = new AbortController());
+    this.attempt?.supersede();
+    const attempt = (this.attempt = new CheckAttempt());
     try {
-      await this.verify(controller.signal);
+      await this.verify(attempt);
     } finally {
-      // Finished: nothing waits on it now. A later doubt or resignation need not abort it (an
-      // abort dispatches an event, slow on its first run, and a hand-over waits behind it).
-      if (this.attempt === controller) this.attempt = undefined;
+      if (this.attempt === attempt) this.attempt = undefined; // finished: nothing to supersede
     }
   }
 
-  /** `check`'s work; `attempt` aborts when it is superseded. */
-  private async verify(attempt: AbortSignal): Promise<void> {
+  /** `check`'s work, given up as soon as `attempt` is superseded. */
+  private async verify(attempt: CheckAttempt): Promise<void> {
     if (this.phase !== 'leading') this.phase = 'checking';
     // Straight after the grant, the grant proved our node ours (the granting listing, answered on
     // this session, or a standby's own-node watch that did not fire before the leader's
-    // departure): the getData below then only sets the deletion watch, and is not waited for.
+    // departure): only a deletion watch is needed then, and the queue's own-node watch is one
+    // (failing that, a getData that is not waited for).
     let proven = this.granted;
     for (let failures = 0; ; proven = false) {
       try {
-        // getData, not exists: the stat carries ephemeralOwner, and on a deleted node no watch is left.
-        const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
-          if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
-        });
-        owned.catch((error: unknown) => {
-          if (!proven || attempt.aborted) return; // awaited below (or superseded)
-          // Not waited for: a node lost meanwhile ends the term here.
-          if (error instanceof ForeignNodeError) this.end('our queue node belongs to another session', false);
-          else if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
-        });
+        const owned = proven && this.takeOwnNodeWatch() ? undefined : this.watchOwnNode(attempt, proven);
         if (!this.tookOver) {
           // The take-over's read of the ready znode came with the grant (sent with the granting
           // listing, or kept fresh by the standby), or goes out right behind the ownership check:
@@ -211,31 +204,57 @@ export class LeadershipTerm {
             .then(() => void (this.tookOver = true))
             .finally(() => (this.takingOver = undefined));
           await this.takingOver;
-          if (attempt.aborted) return;
+          if (attempt.superseded) return;
         }
         if (!proven) await owned;
-        if (attempt.aborted) return;
-        // A state change that landed meanwhile has aborted `attempt`; this is the last check.
+        if (attempt.superseded) return;
+        // A state change that landed meanwhile has superseded `attempt`; this is the last check.
         if (!isConnectedState(this.session.state) || this.session.sessionId !== this.entry.sessionId) return;
         return this.lead();
       } catch (error) {
-        if (attempt.aborted) return; // superseded, or the term ended
+        if (attempt.superseded) return; // superseded, or the term ended
         if (error instanceof ForeignNodeError) return this.end('our queue node belongs to another session', false);
         if (ZooKeeperError.is(error, 'NONODE')) return this.end('our queue node is gone', false);
         if (error instanceof SessionClosedError) return this.end('the session was closed', false);
         if (error instanceof LeadershipLostError) return this.end(error.message, true);
         if (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone)) {
           // Disconnected or gone: the next state event calls us again. Still connected: look again shortly.
-          if (!isConnectedState(this.session.state) || !(await pause(100, attempt))) return;
+          if (!isConnectedState(this.session.state) || !(await pause(100, attempt.signal))) return;
           continue;
         }
         // Recovery failed (or the ready state is unreadable): retry in place, leadership unreported.
         failures++;
         const delay = backoffDelay(failures);
         this.hooks.logger.error(`Taking over leadership of ${this.entry.dir} failed (attempt ${failures}), retrying in ${delay} ms: ${describe(error)}`);
-        if (!(await pause(delay, attempt))) return;
+        if (!(await pause(delay, attempt.signal))) return;
       }
     }
+  }
+
+  /** The grant's standing watch on our node, taken (once) to end the term on its deletion. */
+  private takeOwnNodeWatch(): boolean {
+    const watch = this.entry.ownNodeWatch;
+    if (!watch || this.ownNodeWatchTaken) return false;
+    this.ownNodeWatchTaken = true;
+    watch.take((event) => this.onNodeEvent(event));
+    return true;
+  }
+
+  /**
+   * Checks that our node exists and is ours, leaving a watch that ends the term on its deletion.
+   * `getData`, not `exists`: the stat carries ephemeralOwner, and on a deleted node no watch is left.
+   * `proven`: not waited for; a node lost meanwhile ends the term here.
+   */
+  private watchOwnNode(attempt: CheckAttempt, proven: boolean): Promise<void> {
+    const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
+      if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
+    });
+    owned.catch((error: unknown) => {
+      if (!proven || attempt.superseded) return; // awaited (or superseded)
+      if (error instanceof ForeignNodeError) this.end('our queue node belongs to another session', false);
+      else if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
+    });
+    return owned;
   }
 
   private lead(): void {
@@ -265,8 +284,29 @@ export class LeadershipTerm {
   }
 }
 
-/** The reason a superseded check is aborted with (nobody reads it; a reason spares a DOMException per abort). */
+/** The reason a superseded check's pause is aborted with (nobody reads it; a reason spares a DOMException per abort). */
 const SUPERSEDED = new Error('superseded');
+
+/**
+ * One check's cancellation. A plain flag, and an AbortSignal only for a pause that must end when
+ * the check is superseded: creating an AbortController, and aborting one (an event dispatch), cost
+ * tens of microseconds on the way to leadership, and a check seldom pauses.
+ */
+class CheckAttempt {
+  superseded = false;
+  private controller: AbortController | undefined;
+
+  supersede(): void {
+    this.superseded = true;
+    this.controller?.abort(SUPERSEDED);
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.superseded) this.controller.abort(SUPERSEDED);
+    return this.controller.signal;
+  }
+}
 
 /** Our queue node's `ephemeralOwner` is not our session. */
 class ForeignNodeError extends Error {}

@@ -10,6 +10,7 @@ export class WaitControl {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private readonly onCallerAbort?: () => void;
+  private readonly stopListeners = new Set<() => void>();
 
   private constructor(
     path: string,
@@ -17,12 +18,12 @@ export class WaitControl {
     waitMs: number | undefined,
   ) {
     if (callerSignal) {
-      this.onCallerAbort = () => this.controller.abort(new LockAbortedError(path, callerSignal.reason));
+      this.onCallerAbort = () => this.stop(new LockAbortedError(path, callerSignal.reason));
       if (callerSignal.aborted) this.onCallerAbort();
       else callerSignal.addEventListener('abort', this.onCallerAbort, { once: true });
     }
     if (waitMs !== undefined && waitMs > 0 && Number.isFinite(waitMs) && !this.controller.signal.aborted) {
-      this.timer = setTimeout(() => this.controller.abort(new LockTimeoutError(path, waitMs)), waitMs);
+      this.timer = setTimeout(() => this.stop(new LockTimeoutError(path, waitMs)), waitMs);
     }
   }
 
@@ -35,8 +36,35 @@ export class WaitControl {
     return this.controller.signal;
   }
 
+  /**
+   * Calls `listener` once, when waiting must stop (not if it has stopped already); returns what
+   * removes it. A plain set rather than listeners on `signal`: each wait of a hand-over adds and
+   * removes one, and an EventTarget costs tens of microseconds a call there.
+   */
+  onStop(listener: () => void): () => void {
+    this.stopListeners.add(listener);
+    return () => void this.stopListeners.delete(listener);
+  }
+
+  get stopped(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** Why waiting stopped: `LockAbortedError` or `LockTimeoutError`. */
+  get reason(): unknown {
+    return this.controller.signal.reason;
+  }
+
   throwIfStopped(): void {
     if (this.controller.signal.aborted) throw this.controller.signal.reason;
+  }
+
+  private stop(reason: LockAbortedError | LockTimeoutError): void {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(reason);
+    const listeners = [...this.stopListeners];
+    this.stopListeners.clear();
+    for (const listener of listeners) listener();
   }
 
   dispose(): void {
