@@ -8,6 +8,7 @@ import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay, pause } from './backoff.js';
 import type { Election } from './contracts.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
+import { rehearseHandOverOnce, type RehearsalParticipant } from './hand-over-rehearsal.js';
 import { LeaderTracker } from './leader-tracker.js';
 import { LeaderWork, type LeaderSection, type LeaderTenure, type ReadyRead } from './leader-work.js';
 import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
@@ -40,6 +41,10 @@ export interface LeaderElectionOptions {
 }
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
+
+/** The participant of the hand-over rehearsal (see `rehearseHandOver`). */
+const rehearsalParticipant: RehearsalParticipant = (session, events) =>
+  new LeaderElection(session, { root: '/rehearsal', name: 'hand-over', identity: 'rehearsal', events });
 
 /**
  * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
@@ -147,6 +152,10 @@ export class LeaderElection implements Election {
     if (this.participation) return;
     const controller = new AbortController();
     this.participation = { controller, done: this.participate(controller.signal) };
+    // Once per process: the code of a hand-over runs once, in memory, before one is needed.
+    rehearseHandOverOnce(rehearsalParticipant).catch((error: unknown) =>
+      this.logger.warn(`The hand-over rehearsal failed (this process's first hand-over may be slower): ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /**

@@ -1,0 +1,103 @@
+/**
+ * The hand-over rehearsal: the election's own code runs one hand-over on an in-memory ZooKeeper,
+ * once per process, so that a process's first real hand-over runs compiled code. It must really
+ * walk the hand-over path (a standby grant, a report, a resignation), and it must never touch the
+ * real server. (What it buys is measured by the W4 benchmark, not here.)
+ */
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/hand-over-rehearsal.js';
+import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
+import type { Watcher, ZkStat } from '../../src/zookeeper/types.js';
+import { FaultySession } from '../support/faulty-session.js';
+import { sharedConnect, testRoot } from './election-cluster.js';
+import { Kit, Recorder } from './election-kit.js';
+
+let kit: Kit | undefined;
+afterEach(async () => {
+  await kit?.dispose();
+  kit = undefined;
+});
+
+/** An in-memory ZooKeeper that counts the requests made on it, by operation. */
+class CountingZooKeeper extends InMemoryZooKeeper {
+  readonly counts = new Map<string, number>();
+
+  override getChildren(path: string): { children: string[]; stat: ZkStat } {
+    this.count('getChildren');
+    return super.getChildren(path);
+  }
+
+  override getData(path: string, watcher: Watcher | undefined): { data: Buffer; stat: ZkStat } {
+    this.count('getData');
+    return super.getData(path, watcher);
+  }
+
+  override exists(path: string, watcher: Watcher | undefined): ZkStat | null {
+    this.count('exists');
+    return super.exists(path, watcher);
+  }
+
+  override delete(path: string, version: number): void {
+    this.count('delete');
+    super.delete(path, version);
+  }
+
+  private count(operation: string): void {
+    this.counts.set(operation, (this.counts.get(operation) ?? 0) + 1);
+  }
+}
+
+describe('hand-over rehearsal', () => {
+  it('leads through a standby grant (no listing after the first), reports true then false, and leaves an empty tree', async () => {
+    const zk = new CountingZooKeeper();
+    let recorder: Recorder<boolean> | undefined;
+    await rehearseHandOver((session, events) => {
+      const election = new LeaderElection(session, { root: '/rehearsal', name: 'hand-over', identity: 'rehearsal', events });
+      recorder = new Recorder(election.isLeader$);
+      return election;
+    }, zk);
+    assert.deepEqual(recorder!.values.map((r) => r.value), [false, true, false]);
+    assert.equal(recorder!.completed, true, 'closed');
+    // One listing: the one behind the participant's create. The grant came from the watch on the
+    // leader's node, the path a real successor takes.
+    assert.equal(zk.counts.get('getChildren'), 1);
+    // The leader's node, the participant's own, and the container they leave empty.
+    assert.equal(zk.counts.get('delete'), 3);
+    const leader = zk.connect();
+    assert.equal(await leader.exists('/rehearsal/elections/hand-over'), null);
+  });
+
+  it("starts with the process's first join, once, and sends nothing to the real server", async () => {
+    const k = (kit = new Kit(sharedConnect(), testRoot()));
+    const observed = new FaultySession(await k.session());
+    const election = k.election(observed, 'A');
+    election.join();
+    const rehearsal = rehearseHandOverOnce(() => assert.fail('a second rehearsal was started'));
+    await rehearsal;
+    assert.equal(rehearseHandOverOnce(() => assert.fail('a second rehearsal was started')), rehearsal);
+    await new Recorder(election.isLeader$).next(true);
+    const paths = observed.sent.map((request) => request.path);
+    assert.ok(paths.length > 0 && paths.every((path) => path.startsWith(k.root)), paths.join(', '));
+  });
+});
+
+describe('InMemoryZooKeeper', () => {
+  it("names sequential nodes from the parent's counter and delivers a change's notification before the reply of its request", async () => {
+    const zk = new InMemoryZooKeeper();
+    const a = zk.connect();
+    const b = zk.connect();
+    await a.create('/d', null, 'container');
+    const first = await a.create('/d/n-', null, 'ephemeral_sequential');
+    const second = await b.create('/d/n-', null, 'ephemeral_sequential');
+    assert.deepEqual([first, second], ['/d/n-0000000000', '/d/n-0000000001']);
+    assert.equal((await a.getData(first)).stat.ephemeralOwner, a.sessionId);
+    const order: string[] = [];
+    await b.getData(first, (event) => order.push(`${event.type} ${event.path}`));
+    await a.delete(first).then(() => order.push('reply'));
+    assert.deepEqual(order, ['deleted /d/n-0000000000', 'reply']);
+    await b.delete(second);
+    assert.equal(await a.exists('/d'), null, 'a container goes with its last child');
+  });
+});
