@@ -40,36 +40,34 @@ const NO_EVENTS: ZkLockEventSink = { wants: () => false, emit() {} };
 export async function rehearseHandOver(participant: RehearsalParticipant, zk = new InMemoryZooKeeper()): Promise<void> {
   const leader = zk.connect();
   const election = participant(zk.connect(), NO_EVENTS);
+  // Subscribed throughout, as an application is: both reports, true and false, go to a subscriber.
+  let leading!: () => void;
+  const led = new Promise<void>((resolve) => (leading = resolve));
+  const subscription = election.isLeader$.subscribe((isLeader) => isLeader && leading());
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the rehearsal did not finish within ${REHEARSAL_TIMEOUT_MS} ms`)), REHEARSAL_TIMEOUT_MS);
     timer.unref();
   });
   try {
-    await Promise.race([handOver(zk, leader, election), timedOut]);
+    await Promise.race([handOver(zk, leader, election, led), timedOut]);
   } finally {
     clearTimeout(timer);
     await election.close();
+    subscription.unsubscribe();
   }
   if (election.isLeader || election.isParticipating) throw new Error('the rehearsal ended still participating');
 }
 
-async function handOver(zk: InMemoryZooKeeper, leader: ZkSessionClient, election: Election): Promise<void> {
+async function handOver(zk: InMemoryZooKeeper, leader: ZkSessionClient, election: Election, led: Promise<void>): Promise<void> {
   await ensurePath(leader, election.path, 'container');
   const head = await leader.create(queueNodePrefix(election.path, randomUUID(), 'n'), null, 'ephemeral_sequential');
-  const leading = new Promise<void>((resolve) => {
-    const subscription = election.isLeader$.subscribe((isLeader) => {
-      if (!isLeader) return;
-      resolve();
-      queueMicrotask(() => subscription.unsubscribe());
-    });
-  });
   // Standing by once it watches the leader's node: its own node and the ready record are watched before that.
   const standingBy = zk.watched(head);
   election.join();
   await standingBy;
   await leader.delete(head, -1);
-  await leading;
+  await led;
 }
 
 let rehearsal: Promise<void> | undefined;
