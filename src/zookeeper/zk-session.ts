@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { describeValue } from '../errors/describe-value.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
@@ -59,6 +61,15 @@ export class ZkSession implements ZkSessionClient {
   private negotiatedTimeoutMs = 0;
 
   constructor(private readonly options: ZkSessionOptions) {
+    // The module validates its options in full; used on its own (from JavaScript, say), a missing
+    // timeout would otherwise fail `connect()` at once with a ConnectTimeoutError "within undefined ms".
+    if (typeof options?.connectString !== 'string' || options.connectString.trim() === '') {
+      throw new InvalidOptionsError('connectString', `expected 'host:port[,host:port...][/chroot]', got ${describeValue(options?.connectString)}`);
+    }
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
+      const value = options[field];
+      if (!Number.isSafeInteger(value) || value < 1) throw new InvalidOptionsError(field, `expected a positive integer (ms), got ${describeValue(value)}`);
+    }
     this.logger = options.logger ?? SILENT;
     this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
     this.lossClock = new SessionLossClock(

@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { SessionClosedError } from '../../src/errors/session-closed.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError, type ZooKeeperErrorName } from '../../src/errors/zookeeper.error.js';
 import { CREATOR_ALL_ACL, ZK_PERMS } from '../../src/zookeeper/types.js';
+import { ZkSession, type ZkSessionOptions } from '../../src/zookeeper/zk-session.js';
 import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
@@ -52,6 +54,30 @@ describe('ZooKeeperError.from', () => {
     assert.equal(ZooKeeperError.from('123abc', 'sync').zkCode, 'UNKNOWN', 'digits glued to text are not an rc');
     assert.equal(unknown.isConnectionError || unknown.isSessionGone, false);
     assert.equal(ZooKeeperError.from(unknown, 'other'), unknown);
+  });
+});
+
+describe('ZkSession options', () => {
+  it('refuses a missing or malformed connect string or timeout with InvalidOptionsError naming it', () => {
+    const valid: ZkSessionOptions = { connectString: '127.0.0.1:2181', sessionTimeoutMs: 2000, connectTimeoutMs: 1000 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ connectString: undefined }, 'connectString'],
+      [{ connectString: ' ' }, 'connectString'],
+      [{ sessionTimeoutMs: undefined }, 'sessionTimeoutMs'],
+      [{ connectTimeoutMs: undefined }, 'connectTimeoutMs'],
+      [{ connectTimeoutMs: 0 }, 'connectTimeoutMs'],
+      [{ sessionTimeoutMs: 1.5 }, 'sessionTimeoutMs'],
+      [{ connectTimeoutMs: '1000' }, 'connectTimeoutMs'],
+    ];
+    for (const [override, field] of cases) {
+      assert.throws(
+        () => new ZkSession({ ...valid, ...override } as unknown as ZkSessionOptions),
+        (error) => error instanceof InvalidOptionsError && error.field === field,
+        JSON.stringify(override),
+      );
+    }
+    assert.throws(() => new ZkSession(undefined as unknown as ZkSessionOptions), InvalidOptionsError);
+    new ZkSession(valid).close(); // never connected: nothing to wait for
   });
 });
 
