@@ -35,7 +35,7 @@ const NO_EVENTS: ZkLockEventSink = { wants: () => false, emit() {} };
  * of a function unused through many garbage collections; a process that stands by for long may
  * then pay part of that again.)
  *
- * Rejects if the recipe did not lead or hand over as rehearsed, or took over `REHEARSAL_TIMEOUT_MS`.
+ * Rejects if the recipe did not lead or hand over as rehearsed, or ran longer than `REHEARSAL_TIMEOUT_MS`.
  */
 export async function rehearseHandOver(participant: RehearsalParticipant, zk = new InMemoryZooKeeper()): Promise<void> {
   const leader = zk.connect();

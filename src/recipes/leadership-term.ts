@@ -194,7 +194,7 @@ export class LeadershipTerm {
     let proven = this.granted;
     for (let failures = 0; ; proven = false) {
       try {
-        const owned = proven && this.takeOwnNodeWatch() ? undefined : this.watchOwnNode(attempt, proven);
+        const owned = proven && this.takeOwnNodeWatch() ? undefined : this.checkOwnNode(attempt, proven);
         if (!this.tookOver) {
           // The take-over's read of the ready znode came with the grant (sent with the granting
           // listing, or kept fresh by the standby), or goes out right behind the ownership check:
@@ -245,7 +245,7 @@ export class LeadershipTerm {
    * `getData`, not `exists`: the stat carries ephemeralOwner, and on a deleted node no watch is left.
    * `proven`: not waited for; a node lost meanwhile ends the term here.
    */
-  private watchOwnNode(attempt: CheckAttempt, proven: boolean): Promise<void> {
+  private checkOwnNode(attempt: CheckAttempt, proven: boolean): Promise<void> {
     const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
       if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
     });
