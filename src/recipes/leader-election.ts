@@ -152,7 +152,7 @@ export class LeaderElection implements Election {
     if (this.participation) return;
     const controller = new AbortController();
     this.participation = { controller, done: this.participate(controller.signal) };
-    // Once per process: the code of a hand-over runs once, in memory, before one is needed.
+    // Once per process: a hand-over of this code is rehearsed in memory before a real one is needed.
     rehearseHandOverOnce(rehearsalParticipant).catch((error: unknown) =>
       this.logger.warn(`The hand-over rehearsal failed (this process's first hand-over may be slower): ${error instanceof Error ? error.message : String(error)}`),
     );
