@@ -20,7 +20,13 @@ import { parseArgs, runWorkload, sleep } from './workload-main.js';
 
 type Case = 'graceful' | 'crash';
 /** The bare client with this library's election, and with kazoo's and Curator's (a listing before leading). */
-const RAW_IMPLS = { 'node-zookeeper': [], 'node-zookeeper-relisting': ['--relist'] } as const satisfies Record<string, readonly string[]>;
+const RAW_IMPLS = {
+  'node-zookeeper': { args: [], recipe: 'bare client: fair queue under <path>/elections/w4, direct succession, nothing else' },
+  'node-zookeeper-relisting': {
+    args: ['--relist'],
+    recipe: 'bare client: fair queue under <path>/elections/w4, every waiter lists again before leading (kazoo, Curator), nothing else',
+  },
+} as const satisfies Record<string, { args: readonly string[]; recipe: string }>;
 type RawImpl = keyof typeof RAW_IMPLS;
 const requested = parseArgs(process.argv.slice(2)).get('impl');
 if (requested !== undefined && !(typeof requested === 'string' && (requested === IMPL || requested in RAW_IMPLS))) {
@@ -39,7 +45,7 @@ interface Sample {
 
 async function trial(connect: string, kind: Case, index: number, trials: number, timeoutMs: number, log: (m: string) => void): Promise<Sample> {
   const electionPath = `/bench/w4/r${Date.now()}-${impl}-${kind}-${index}`;
-  const extra = raw ? RAW_IMPLS[raw] : [];
+  const extra = raw ? RAW_IMPLS[raw].args : [];
   const group = IDS.map((id) => Participant.spawn(PARTICIPANT, ['--connect', connect, '--path', electionPath, '--id', id, '--session-timeout-ms', String(timeoutMs), ...extra], id, log));
   try {
     await Promise.all(group.map((p) => p.waitFor('READY', STEP_TIMEOUT_MS)));
@@ -95,12 +101,7 @@ runWorkload('W4', async ({ connect, params, log }) => {
   const timeoutMs = params.w4_session_timeout_ms;
   const result: Record<string, unknown> = {
     impl,
-    recipe:
-      raw === 'node-zookeeper'
-        ? 'bare client: fair queue under <path>/elections/w4, direct succession, nothing else'
-        : raw === 'node-zookeeper-relisting'
-          ? 'bare client: fair queue under <path>/elections/w4, every waiter lists again before leading (kazoo, Curator), nothing else'
-          : 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
+    recipe: raw ? RAW_IMPLS[raw].recipe : 'LeaderService (ZkLockModule.forRoot election), fair queue under <path>/elections/w4',
     participants: IDS.length,
     session_timeout_ms: timeoutMs,
   };

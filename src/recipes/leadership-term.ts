@@ -24,9 +24,9 @@ export interface TermHooks {
   /**
    * Repairs and fences the ready state before the first report of leadership; may throw. Reads
    * may go out before `ownership` settles; nothing is repaired or written before it passed.
-   * `ownership` undefined: the grant, just now, proved our node ours (the granting listing, or a
-   * standby's watch on it that did not fire before the leader's departure)
-   * (the first check), so whatever was read along with that listing is as fresh as it.
+   * `ownership` undefined (the first check): the grant, just now, proved our node ours (the
+   * granting listing, or a standby's watch on it that did not fire before the leader's departure),
+   * so whatever was read along with the grant is as fresh as it.
    */
   takeOver(token: bigint, ownership: Promise<unknown> | undefined): Promise<unknown>;
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
@@ -53,7 +53,7 @@ export class LeadershipTerm {
   readonly ended: Promise<TermEnd>;
   private resolveEnded!: (end: TermEnd) => void;
   private phase: Phase = 'checking';
-  /** The running check: superseded by a newer check, a doubt or the end. */
+  /** The latest check: superseded by a newer check, a doubt or the end. */
   private attempt: CheckAttempt | undefined;
   private tenure: AbortController | undefined;
   private tookOver = false;
@@ -172,20 +172,11 @@ export class LeadershipTerm {
     this.stopReporting(reason);
   }
 
-  /** Verifies our node (and takes over the ready state once), then reports leadership. */
+  /** Verifies our node (and takes over the ready state once), then reports leadership; given up once superseded. */
   private async check(): Promise<void> {
     if (this.phase === 'ended') return;
     this.attempt?.supersede();
     const attempt = (this.attempt = new CheckAttempt());
-    try {
-      await this.verify(attempt);
-    } finally {
-      if (this.attempt === attempt) this.attempt = undefined; // finished: nothing to supersede
-    }
-  }
-
-  /** `check`'s work, given up as soon as `attempt` is superseded. */
-  private async verify(attempt: CheckAttempt): Promise<void> {
     if (this.phase !== 'leading') this.phase = 'checking';
     // Straight after the grant, the grant proved our node ours (the granting listing, answered on
     // this session, or a standby's own-node watch that did not fire before the leader's

@@ -158,7 +158,7 @@ export class ReadyState {
 
   /**
    * The record kept current while a successor waits right behind the leader: a watch on the ready
-   * znode (set by `exists`, so also while it does not exist yet) re-reads it on every change.
+   * znode (see `readWatched`; it also fires on the record's creation) re-reads it on every change.
    * ZooKeeper delivers one session's notifications and replies in order, so when the leader's
    * node-deleted notification arrives, every write the leader made before it has notified us
    * already and its re-read has been sent: `current()` is then as fresh as a read sent after the
