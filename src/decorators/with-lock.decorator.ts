@@ -28,7 +28,8 @@ export const LOCK_SERVICE_PROPERTY = Symbol(
 
 /**
  * Runs the method only while this process holds the lock `name` (fair, cluster-wide). The lease
- * is reachable inside through `lockService.current()`. Re-entrant within one async call chain.
+ * is reachable inside through `lockService.current()`. Re-entrant within one async call chain
+ * (flows forked inside the call: see `LockService`).
  * LockService is injected into the class by Nest (a property injection this decorator declares),
  * so a class used without `ZkLockModule` fails at start-up with Nest's missing-dependency error,
  * which names the class and says to import `ZkLockModule`.

@@ -38,7 +38,18 @@ const REVOKED_AT_SHUTDOWN = 'the application is shutting down and the lock was s
  * Fair, cluster-wide locks by name. `withLock` is the everyday API (re-entrant within one async
  * call chain, recovery, fencing token); `acquire` / `tryAcquire` hand out raw leases to release
  * yourself. On shutdown, waiting acquisitions are aborted, running calls get `drainTimeoutMs`
- * to finish, then every lock still held is released.
+ * to finish, then every lock still held is revoked: its `signal` aborts with `LockLostError`
+ * before its node is deleted, and the call still running ends with that error.
+ *
+ * Flows forked inside a locked call (a promise not awaited, a timer, an interval) carry its async
+ * context. What they may rely on:
+ * - a `withLock` of the same name that starts while the lease is held re-enters it and pins it:
+ *   the lease is released only when the locked call and every such re-entry have ended (the
+ *   locked call's `withLock` resolves after that, a guarded section completes only then);
+ * - a `withLock` of the same name that starts after the lease was released or lost is refused
+ *   with `LockLostError`: it neither runs nor queues for the lock again;
+ * - anything else (plain code in a timer) runs without the lock once the call has ended, so it
+ *   must check `signal` / `lease.assertHeld()`, which abort / throw from the release on.
  */
 @Injectable()
 export class LockService implements BeforeApplicationShutdown {
@@ -66,7 +77,11 @@ export class LockService implements BeforeApplicationShutdown {
     return this.locks.tryAcquire(name);
   }
 
-  /** Runs `fn` while holding the lock `name`; see `WithLockOptions` for waiting and recovery. */
+  /**
+   * Runs `fn` while holding the lock `name`; see `WithLockOptions` for waiting and recovery. Within
+   * a call chain that holds `name` already, re-enters that lease (see the class doc for flows
+   * forked inside a locked call).
+   */
   withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options?: WithLockOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
   withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions): Promise<T | undefined>;
   async withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions = {}): Promise<T | undefined> {
@@ -104,7 +119,7 @@ export class LockService implements BeforeApplicationShutdown {
       const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.drainTimeoutMs)));
       await Promise.race([drained, timedOut]);
       clearTimeout(timer);
-      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running at shutdown; releasing their locks`);
+      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running after drainTimeoutMs; revoking their locks (their signals abort, the calls end with LockLostError)`);
     }
     // Revoked, not just released: the signals of calls still running abort before their nodes go.
     await this.locks.close(REVOKED_AT_SHUTDOWN);
