@@ -17,14 +17,22 @@ export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover
 }
 
 export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
-/** Property under which Nest injects LockService into classes that use @WithLock. */
-export const LOCK_SERVICE_PROPERTY = Symbol('nestjs-zk-lock:lock-service');
+/**
+ * Property under which Nest injects LockService into classes that use @WithLock. Nest names the
+ * property in its start-up error when LockService cannot be resolved, so its description says
+ * what to do.
+ */
+export const LOCK_SERVICE_PROPERTY = Symbol(
+  'LockService for @WithLock: import ZkLockModule.forRoot(...) or forRootAsync(...) in the module that provides this class, or in a module it imports (or make ZkLockModule isGlobal)',
+);
 
 /**
  * Runs the method only while this process holds the lock `name` (fair, cluster-wide). The lease
- * is reachable inside through `lockService.current()`. Re-entrant within one async call chain.
+ * is reachable inside through `lockService.current()`. Re-entrant within one async call chain
+ * (flows forked inside the call: see `LockService`).
  * LockService is injected into the class by Nest (a property injection this decorator declares),
- * so a class used without `ZkLockModule` fails at start-up with Nest's missing-dependency error.
+ * so a class used without `ZkLockModule` fails at start-up with Nest's missing-dependency error,
+ * which names the class and says to import `ZkLockModule`.
  * Composes with `@Cron` / `@Interval` in either order.
  */
 export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions = {}): MethodDecorator {
@@ -45,7 +53,7 @@ export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions
       const lockService = this?.[LOCK_SERVICE_PROPERTY];
       if (!(lockService instanceof LockService)) {
         // Never run unlocked: called on something Nest did not build (or detached from `this`).
-        return Promise.reject(new DecoratorMisuseError('WithLock', where, 'called on an instance without LockService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
+        return Promise.reject(new DecoratorMisuseError('WithLock', where, `called on an instance without LockService: import ZkLockModule.forRoot(...) in the module that provides ${where.split('.')[0]}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`));
       }
       const lockName = typeof name === 'string' ? name : name(...args);
       const recover: RecoveryHandler | undefined =

@@ -30,8 +30,11 @@ export interface LockRecipe {
    * the previous holder died or threw mid-section (`RecoveryFailedError` if it throws).
    */
   enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle>;
-  /** Releases every lease still held. */
-  close(): Promise<void>;
+  /**
+   * Revokes every lease still held and any granted from now on: each `signal` aborts with
+   * `LockLostError(reason)` before its node is deleted.
+   */
+  close(reason?: string): Promise<void>;
 }
 
 /**

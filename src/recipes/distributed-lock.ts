@@ -7,7 +7,7 @@ import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-si
 import type { LockEvent } from '../observability/zk-lock-event.js';
 import type { LockRecipe, SectionHandle } from './contracts.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
-import { Lease } from './lease.js';
+import { Lease, type LeaseHost } from './lease.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { validateLockName } from './lock-name.js';
 import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from './ready-state.js';
@@ -27,6 +27,12 @@ export interface LockClientOptions {
   readonly identity?: string;
   /** Where lock events go. Default: the `node:diagnostics_channel` channels only. */
   readonly events?: ZkLockEventSink;
+  /** Where failures that no caller awaits are logged (the background delete of a lost lease's node). Default: `console`. */
+  readonly logger?: LockClientLogger;
+}
+
+export interface LockClientLogger {
+  error(message: string): void;
 }
 
 /**
@@ -42,11 +48,20 @@ export class LockClient implements LockRecipe {
   private readonly registry: LeaseRegistry;
   private readonly data: Buffer | undefined;
   private readonly events: ZkLockEventSink;
-  /** One callback for every lease: a lost lease is reported without a per-grant allocation. */
-  private readonly onLeaseLost = (lease: Lease, error: LockLostError) => {
-    if (this.events.wants('lock')) {
-      this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason });
-    }
+  private readonly logger: LockClientLogger;
+  /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
+  private closedFor: string | undefined;
+  /** One host for every lease: a lost lease is reported without a per-grant allocation. */
+  private readonly leaseHost: LeaseHost = {
+    sessionInDoubt: () => this.session.mayHaveExpired,
+    lost: (lease: Lease, error: LockLostError) => {
+      if (this.events.wants('lock')) {
+        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason });
+      }
+    },
+    releaseFailed: (lease: Lease, error: unknown) => {
+      this.logger.error(`Could not delete ${lease.path} after its lease was lost or revoked (the server removes it when the session ends): ${describeError(error)}`);
+    },
   };
 
   constructor(
@@ -57,6 +72,7 @@ export class LockClient implements LockRecipe {
     this.registry = new LeaseRegistry(session);
     this.data = options.identity === undefined ? undefined : Buffer.from(options.identity);
     this.events = options.events ?? diagnosticsSink;
+    this.logger = options.logger ?? console;
   }
 
   /** Waits for the lock (in queue order) and returns the lease. */
@@ -99,9 +115,14 @@ export class LockClient implements LockRecipe {
     });
   }
 
-  /** Releases every lease still held and stops watching the session. */
-  async close(): Promise<void> {
-    await Promise.all(this.registry.list().map((lease) => lease.release()));
+  /**
+   * Revokes every lease still held (each `signal` aborts with `LockLostError(reason)` before its
+   * node is deleted, DESIGN §8.8), and any lease granted from now on, then stops watching the
+   * session. Resolves once the held leases' nodes are deleted.
+   */
+  async close(reason = 'the lock client was closed'): Promise<void> {
+    this.closedFor ??= reason;
+    await Promise.all(this.registry.list().map((lease) => lease.revoke(reason)));
     this.registry.dispose();
   }
 
@@ -132,15 +153,18 @@ export class LockClient implements LockRecipe {
         if (events.wants('lock')) events.emit('lock', { type: 'lock.released', name, path: dir, token: held.fencingToken, holdMs: performance.now() - grantedAt });
         return left;
       },
-      () => this.session.mayHaveExpired,
-      this.onLeaseLost,
+      this.leaseHost,
     );
     this.registry.add(lease);
     if (events.wants('lock')) {
       events.emit('lock', { type: 'lock.acquired', name, path: dir, token: entry.token, waitMs: grantedAt - startedAt, handoff: entry.waited });
     }
-    // Granted on a session that was lost meanwhile (the reply raced the state change).
-    if (this.session.sessionId !== entry.sessionId || this.session.state === 'lost') {
+    if (this.closedFor !== undefined) {
+      // Granted after close() took its list of leases (the reply raced the shutdown): nobody would
+      // release it, so it is revoked now; the caller gets it aborted.
+      lease.revoke(this.closedFor).catch((error: unknown) => this.leaseHost.releaseFailed(lease, error));
+    } else if (this.session.sessionId !== entry.sessionId || this.session.state === 'lost') {
+      // Granted on a session that was lost meanwhile (the reply raced the state change).
       lease.markLost('the session changed while the lock was granted');
       void lease.release();
     }
@@ -159,4 +183,8 @@ function waitFailed(name: string, path: string, waitMs: number, error: unknown):
   if (error instanceof LockTimeoutError) return { type: 'lock.timeout', name, path, waitMs };
   if (error instanceof LockAbortedError) return { type: 'lock.aborted', name, path, waitMs, reason: error.cause };
   return { type: 'lock.failed', name, path, waitMs, error };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

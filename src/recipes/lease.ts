@@ -1,15 +1,28 @@
 import { LockLostError } from '../errors/lock-lost.error.js';
 import type { QueueEntry } from './fair-queue.js';
 
+/** What a lease asks of the recipe that granted it (`LockClient`, the in-memory locks). */
+export interface LeaseHost {
+  /** The session's synchronous doubt (`ZkSessionClient.mayHaveExpired`). */
+  sessionInDoubt(): boolean;
+  /** Told once, right after `signal` aborted because the lease was lost or taken away (observability). */
+  lost(lease: Lease, error: LockLostError): void;
+  /** The background deletion of a lost lease's node failed (nobody awaits it: report it). */
+  releaseFailed(lease: Lease, error: unknown): void;
+}
+
+const DETACHED: LeaseHost = { sessionInDoubt: () => false, lost() {}, releaseFailed() {} };
+
 /**
  * Proof of holding a lock, from the grant until `release()`.
  *
  * - `fencingToken` strictly increases over the grants of one lock: pass it to the storage you
  *   write to and have it refuse tokens older than the newest it has seen.
- * - `signal` aborts (with `LockLostError`) as soon as the lease may no longer be exclusive: the
- *   session expired, or was disconnected (or this process paused) long enough that the server
- *   may have expired it, or was closed. That happens before the server can grant the lock to
- *   anyone else. Stop the work; the node is deleted for you once the session is reachable.
+ * - `signal` aborts (with `LockLostError`) as soon as the lease is no longer held: on every
+ *   `release()`, before the node is deleted; when the session expired, or was disconnected (or
+ *   this process paused) long enough that the server may have expired it, or was closed; and
+ *   when the lease is revoked (the client closes at shutdown). A loss aborts it before the server
+ *   can grant the lock to anyone else. Stop the work; the node is deleted for you.
  */
 export class Lease {
   readonly fencingToken: bigint;
@@ -17,15 +30,15 @@ export class Lease {
   readonly sessionId: string;
   private readonly controller = new AbortController();
   private released: Promise<void> | undefined;
+  /** Lost with the session: the node goes with the session, the release must not wait for it. */
+  private lostWithSession = false;
 
   constructor(
     readonly name: string,
     entry: QueueEntry,
+    /** Deletes our node, which hands the lock over. */
     private readonly remove: (lease: Lease) => Promise<void>,
-    /** The session's synchronous doubt (`ZkSessionClient.mayHaveExpired`). */
-    private readonly sessionInDoubt: () => boolean = () => false,
-    /** Told once, right after `signal` aborted (observability). */
-    private readonly onLost?: (lease: Lease, error: LockLostError) => void,
+    private readonly host: LeaseHost = DETACHED,
   ) {
     this.fencingToken = entry.token;
     this.path = entry.path;
@@ -41,35 +54,69 @@ export class Lease {
    * doubt before `signal` could abort: right after this process resumed from a pause.
    */
   get isHeld(): boolean {
-    return this.released === undefined && !this.controller.signal.aborted && !this.sessionInDoubt();
+    return this.released === undefined && !this.controller.signal.aborted && !this.host.sessionInDoubt();
   }
 
   /** Throws `LockLostError` when the lease is no longer held. For checks between steps of long work. */
   assertHeld(): void {
     if (this.controller.signal.aborted) throw this.controller.signal.reason;
     if (this.released) throw new LockLostError(this.path, 'already released');
-    if (this.sessionInDoubt()) throw new LockLostError(this.path, 'the session may have expired (this process was paused or disconnected)');
+    if (this.host.sessionInDoubt()) throw new LockLostError(this.path, 'the session may have expired (this process was paused or disconnected)');
   }
 
   /**
-   * Gives the lock to the next in line. Idempotent. Resolves once our node is deleted, or at
-   * once when the lease was lost (the deletion then completes in the background when the
-   * session is reachable again, or the server removes the node with the expired session).
+   * Gives the lock to the next in line. Idempotent. `signal` aborts first (DESIGN §8.8: whatever
+   * still runs as this holder is told before the delete hands the lock over). Resolves once our
+   * node is deleted, or at once when the lease was lost with its session (the deletion then
+   * completes in the background when the session is reachable again, or the server removes the
+   * node with the expired session; a failure is reported to the host).
    */
   release(): Promise<void> {
-    if (!this.released) {
-      const removal = this.remove(this);
-      const lost = this.controller.signal.aborted || this.sessionInDoubt();
-      this.released = lost ? (removal.catch(() => undefined), Promise.resolve()) : removal;
+    if (this.released) return this.released;
+    const inBackground = this.lostWithSession || this.host.sessionInDoubt();
+    let settle!: (removal: Promise<void> | undefined) => void;
+    // Set before the abort: an abort listener that calls release() gets this same promise.
+    this.released = new Promise<void>((resolve) => (settle = resolve));
+    if (!this.controller.signal.aborted) this.controller.abort(new LockLostError(this.path, 'the lease was released'));
+    const removal = this.removeNode();
+    if (inBackground) {
+      removal.catch((error: unknown) => this.host.releaseFailed(this, error));
+      settle(undefined);
+    } else {
+      settle(removal);
     }
     return this.released;
+  }
+
+  /**
+   * Takes the lease away from a holder that did not release it (the client closes at shutdown):
+   * `signal` aborts with `LockLostError(reason)` and the loss is reported, then the node is
+   * deleted as by `release()`, whose promise this returns.
+   */
+  revoke(reason: string): Promise<void> {
+    this.abortAsLost(reason);
+    return this.release();
   }
 
   /** Called by the registry when the session may be gone. */
   markLost(reason: string): void {
     if (this.released || this.controller.signal.aborted) return;
+    this.lostWithSession = true; // before the abort: its listeners may call release()
+    this.abortAsLost(reason);
+  }
+
+  private abortAsLost(reason: string): void {
+    if (this.released || this.controller.signal.aborted) return;
     const error = new LockLostError(this.path, reason);
     this.controller.abort(error);
-    this.onLost?.(this, error);
+    this.host.lost(this, error);
+  }
+
+  private removeNode(): Promise<void> {
+    try {
+      return this.remove(this);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }

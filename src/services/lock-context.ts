@@ -1,10 +1,42 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HeldLock } from './held-lock.js';
 
+/**
+ * The calls running as the holder of one lease: the locked call that acquired it, and every
+ * re-entrant call that entered while it was held (awaited or not: a forked `withLock`, a timer's).
+ * The lease is released when the last of them ends, and from then on nothing can enter: a flow
+ * that outlives its locked call never runs as the holder of a released lease (DESIGN §8.8).
+ */
+export class LeasePins {
+  private count = 1; // the acquiring call
+  private allEnded: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  /** Pins the lease for one more call; false once every call has ended (the lease is being released). */
+  enter(): boolean {
+    if (this.count === 0) return false;
+    this.count += 1;
+    return true;
+  }
+
+  /** One call ended. */
+  exit(): void {
+    this.count -= 1;
+    if (this.count === 0) this.wake?.();
+  }
+
+  /** Resolves once every call has ended (at once if they have). */
+  ended(): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return (this.allEnded ??= new Promise<void>((resolve) => (this.wake = resolve)));
+  }
+}
+
 /** The locks held by the current async call chain, innermost first. */
 export interface LockFrame {
   readonly owner: object;
   readonly lock: HeldLock;
+  readonly pins: LeasePins;
   readonly parent: LockFrame | undefined;
 }
 
@@ -15,10 +47,15 @@ export interface LockFrame {
  */
 export const lockContext = new AsyncLocalStorage<LockFrame>();
 
-/** The innermost lock `owner` holds in this chain, or the one named `name`. */
-export function findHeldLock(owner: object, name?: string): HeldLock | undefined {
+/** The innermost frame of a lock `owner` holds in this chain, or of the one named `name`. */
+export function findLockFrame(owner: object, name?: string): LockFrame | undefined {
   for (let frame = lockContext.getStore(); frame; frame = frame.parent) {
-    if (frame.owner === owner && (name === undefined || frame.lock.name === name)) return frame.lock;
+    if (frame.owner === owner && (name === undefined || frame.lock.name === name)) return frame;
   }
   return undefined;
+}
+
+/** The innermost lock `owner` holds in this chain, or the one named `name`. */
+export function findHeldLock(owner: object, name?: string): HeldLock | undefined {
+  return findLockFrame(owner, name)?.lock;
 }

@@ -11,7 +11,7 @@ import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { HeldLock } from './held-lock.js';
-import { findHeldLock, lockContext } from './lock-context.js';
+import { findHeldLock, findLockFrame, LeasePins, lockContext, type LockFrame } from './lock-context.js';
 import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
 
 export type OnBusy = 'wait' | 'skip' | 'throw';
@@ -31,12 +31,25 @@ export interface WithLockOptions extends AcquireOptions {
 }
 
 const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
+const SHUTDOWN_REASON = 'the application is shutting down';
+const REVOKED_AT_SHUTDOWN = 'the application is shutting down and the lock was still held after drainTimeoutMs';
 
 /**
  * Fair, cluster-wide locks by name. `withLock` is the everyday API (re-entrant within one async
  * call chain, recovery, fencing token); `acquire` / `tryAcquire` hand out raw leases to release
  * yourself. On shutdown, waiting acquisitions are aborted, running calls get `drainTimeoutMs`
- * to finish, then every lock still held is released.
+ * to finish, then every lock still held is revoked: its `signal` aborts with `LockLostError`
+ * before its node is deleted, and the call still running ends with that error.
+ *
+ * Flows forked inside a locked call (a promise not awaited, a timer, an interval) carry its async
+ * context. What they may rely on:
+ * - a `withLock` of the same name that starts while the lease is held re-enters it and pins it:
+ *   the lease is released only when the locked call and every such re-entry have ended (the
+ *   locked call's `withLock` resolves after that, a guarded section completes only then);
+ * - a `withLock` of the same name that starts after the lease was released or lost is refused
+ *   with `LockLostError`: it neither runs nor queues for the lock again;
+ * - anything else (plain code in a timer) runs without the lock once the call has ended, so it
+ *   must check `signal` / `lease.assertHeld()`, which abort / throw from the release on.
  */
 @Injectable()
 export class LockService implements BeforeApplicationShutdown {
@@ -64,17 +77,18 @@ export class LockService implements BeforeApplicationShutdown {
     return this.locks.tryAcquire(name);
   }
 
-  /** Runs `fn` while holding the lock `name`; see `WithLockOptions` for waiting and recovery. */
+  /**
+   * Runs `fn` while holding the lock `name`; see `WithLockOptions` for waiting and recovery. Within
+   * a call chain that holds `name` already, re-enters that lease (see the class doc for flows
+   * forked inside a locked call).
+   */
   withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options?: WithLockOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
   withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions): Promise<T | undefined>;
   async withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions = {}): Promise<T | undefined> {
     validateWithLockOptions(options);
     this.locks.pathOf(name); // validates the name before anything else happens
-    // Re-enter only a lease that is still held: a continuation that outlives its locked call (a
-    // timer or promise callback registered inside it) carries that call's async context, but
-    // its lease is released by now. Taking that for held would run `fn` without the lock.
-    const reentered = findHeldLock(this, name);
-    if (reentered?.lease.isHeld) return fn(reentered);
+    const frame = findLockFrame(this, name);
+    if (frame) return this.reenter(frame, fn);
 
     const lease = await this.obtain(name, options);
     if (!lease) return undefined;
@@ -98,16 +112,17 @@ export class LockService implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.shutdown.abort(new LockLostError(this.options.root, 'the application is shutting down'));
+    this.shutdown.abort(new LockLostError(this.options.root, SHUTDOWN_REASON));
     if (this.running.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       const drained = Promise.allSettled([...this.running]);
       const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.drainTimeoutMs)));
       await Promise.race([drained, timedOut]);
       clearTimeout(timer);
-      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running at shutdown; releasing their locks`);
+      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running after drainTimeoutMs; revoking their locks (their signals abort, the calls end with LockLostError)`);
     }
-    await this.locks.close();
+    // Revoked, not just released: the signals of calls still running abort before their nodes go.
+    await this.locks.close(REVOKED_AT_SHUTDOWN);
   }
 
   private async obtain(name: string, options: WithLockOptions): Promise<Lease | undefined> {
@@ -126,19 +141,31 @@ export class LockService implements BeforeApplicationShutdown {
     throw new LockBusyError(this.locks.pathOf(name));
   }
 
-  private async runHolding<T>(name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
+  /**
+   * Runs `fn` as the holder of the lease the call chain holds already. The chain may be a flow
+   * forked inside the locked call (an unawaited call, a timer): while the lease is held, this call
+   * pins it (the locked call releases it only after this one ends); once it is released or lost,
+   * the call is refused, neither run nor queued as a fresh acquisition.
+   */
+  private async reenter<T>(frame: LockFrame, fn: (lock: HeldLock) => T | Promise<T>): Promise<T> {
+    const { lock } = frame;
+    if (!frame.pins.enter()) {
+      throw new LockLostError(lock.lease.path, 'its lease was released before this re-entrant call started; a flow forked inside a locked call must end within it (await it there)');
+    }
     try {
-      // A grant can arrive on a session that already counts as lost (its reply raced the loss
-      // clock): the lease comes back aborted. Never start recovery or `fn` on it.
-      lease.assertHeld();
-      let section: SectionHandle | undefined;
-      if (recover) {
-        section = await this.locks.enterGuarded(name, { token: lease.fencingToken, holder: this.options.identity }, recover);
-        lease.assertHeld(); // lost while recovering: the section must not start either
-      }
-      const lock = new HeldLock(name, lease, section);
-      const parent = lockContext.getStore();
-      const result = await lockContext.run({ owner: this, lock, parent }, () => fn(lock));
+      lock.lease.assertHeld();
+      const result = await fn(lock);
+      lock.lease.assertHeld(); // lost while it ran: say so, as the acquiring call does
+      return result;
+    } finally {
+      frame.pins.exit();
+    }
+  }
+
+  private async runHolding<T>(name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
+    let result: T;
+    try {
+      const [value, section] = await this.runPinned(name, lease, fn, recover);
       // The call ran to its end, but if the lease was lost meanwhile it may have overlapped the
       // next holder: say so instead of returning as if nothing happened. A guarded section then
       // stays dirty, so that the next holder repairs whatever it was.
@@ -149,10 +176,50 @@ export class LockService implements BeforeApplicationShutdown {
         lease.assertHeld(); // failed because the lease was lost meanwhile: say that
         throw error;
       }
-      return result;
-    } finally {
-      await lease.release();
+      result = value;
+    } catch (error) {
+      // What failed is what the caller must see: a failing release is logged, never thrown over it.
+      await lease.release().catch((releaseError: unknown) => this.reportReleaseFailure(lease, releaseError));
+      throw error;
     }
+    await lease.release();
+    return result;
+  }
+
+  /**
+   * Recovery (if guarded) and `fn` in the lock's frame, so that both re-enter the lease when they
+   * take the same lock; resolves once they and every re-entrant call they started have ended.
+   */
+  private async runPinned<T>(
+    name: string,
+    lease: Lease,
+    fn: (lock: HeldLock) => T | Promise<T>,
+    recover: RecoveryHandler | undefined,
+  ): Promise<[T, SectionHandle | undefined]> {
+    const pins = new LeasePins();
+    const parent = lockContext.getStore();
+    try {
+      // A grant can arrive on a session that already counts as lost (its reply raced the loss
+      // clock): the lease comes back aborted. Never start recovery or `fn` on it.
+      lease.assertHeld();
+      let section: SectionHandle | undefined;
+      if (recover) {
+        const recovering = new HeldLock(name, lease, undefined);
+        const owner = { token: lease.fencingToken, holder: this.options.identity };
+        section = await lockContext.run({ owner: this, lock: recovering, pins, parent }, () => this.locks.enterGuarded(name, owner, recover));
+        lease.assertHeld(); // lost while recovering: the section must not start either
+      }
+      const lock = new HeldLock(name, lease, section);
+      const value = await lockContext.run({ owner: this, lock, pins, parent }, () => fn(lock));
+      return [value, section];
+    } finally {
+      pins.exit();
+      await pins.ended();
+    }
+  }
+
+  private reportReleaseFailure(lease: Lease, error: unknown): void {
+    this.logger.error(`Could not release ${lease.path} after the locked call failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   private withShutdown(signal: AbortSignal | undefined): AbortSignal {

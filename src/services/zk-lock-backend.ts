@@ -1,4 +1,4 @@
-import type { Provider } from '@nestjs/common';
+import { Logger, type Provider } from '@nestjs/common';
 import type { ZkLockEventSink } from '../observability/event-sink.js';
 import { ZkLockEventHub } from '../observability/zk-lock-events.js';
 import type { Election, LockRecipe } from '../recipes/contracts.js';
@@ -25,7 +25,7 @@ export const ZK_LOCK_BACKEND = Symbol('nestjs-zk-lock:backend');
 /** The ZooKeeper backend: `LockClient` and `LeaderElection` over one session. */
 export function zooKeeperBackend(session: ZkSessionClient, options: ResolvedZkLockOptions, events?: ZkLockEventSink): ZkLockBackend {
   return {
-    locks: new LockClient(session, { root: options.root, identity: options.identity, events }),
+    locks: new LockClient(session, { root: options.root, identity: options.identity, events, logger: new Logger('ZkLock') }),
     createElection: (electionOptions) => new LeaderElection(session, { ...electionOptions, events }),
   };
 }

@@ -6,7 +6,7 @@ import type { ZkLockEventSink } from '../observability/event-sink.js';
 import type { LockEvent } from '../observability/zk-lock-event.js';
 import type { LockRecipe, SectionHandle } from '../recipes/contracts.js';
 import type { AcquireOptions } from '../recipes/distributed-lock.js';
-import { Lease } from '../recipes/lease.js';
+import { Lease, type LeaseHost } from '../recipes/lease.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import type { InterruptedSection, RecoveryHandler, SectionOwner } from '../recipes/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
@@ -43,10 +43,15 @@ interface LockQueue {
 export class MemoryLocks implements LockRecipe {
   private readonly queues = new Map<string, LockQueue>();
   private readonly held = new Set<Lease>();
-  private readonly onLeaseLost = (lease: Lease, error: LockLostError) => {
-    if (this.events.wants('lock')) {
-      this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason });
-    }
+  /** Why `close()` was called, once it was: a grant after that is revoked at once, as `LockClient` does. */
+  private closedFor: string | undefined;
+  private readonly leaseHost: LeaseHost = {
+    sessionInDoubt: () => false,
+    lost: (lease: Lease, error: LockLostError) => this.report({ type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason }),
+    // The in-memory release cannot fail; should it ever, it must not vanish.
+    releaseFailed: (lease: Lease, error: unknown) => queueMicrotask(() => {
+      throw new Error(`release of ${lease.path} failed`, { cause: error });
+    }),
   };
 
   constructor(
@@ -87,8 +92,9 @@ export class MemoryLocks implements LockRecipe {
     });
   }
 
-  async close(): Promise<void> {
-    await Promise.all([...this.held].map((lease) => lease.release()));
+  async close(reason = 'the lock client was closed'): Promise<void> {
+    this.closedFor ??= reason;
+    await Promise.all([...this.held].map((lease) => lease.revoke(reason)));
   }
 
   /** Tells every holder of `name` that its lease is lost (its `signal` aborts), then frees the lock. */
@@ -157,10 +163,11 @@ export class MemoryLocks implements LockRecipe {
     const token = this.clock.next();
     const grantedAt = performance.now();
     const entry = { dir: queue.path, path: `${queue.path}/_c_memory-lock-${token.toString().padStart(10, '0')}`, sessionId: 'memory', token, waited: handoff };
-    const lease = new Lease(name, entry, (released) => this.release(name, queue, released, grantedAt), () => false, this.onLeaseLost);
+    const lease = new Lease(name, entry, (released) => this.release(name, queue, released, grantedAt), this.leaseHost);
     queue.holder = lease;
     this.held.add(lease);
     this.report({ type: 'lock.acquired', name, path: queue.path, token, waitMs: grantedAt - startedAt, handoff });
+    if (this.closedFor !== undefined) void lease.revoke(this.closedFor); // granted after close(): see LockClient
     return lease;
   }
 
