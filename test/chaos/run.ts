@@ -4,7 +4,7 @@
  * injected one at a time; then a checker reads every log and verifies the invariants.
  *
  *   node build/test/chaos/run.js [--duration <s>=100] [--seed <n>] [--workers <n>=5]
- *                                [--session-timeout-ms <ms>=2000] [--keep]
+ *                                [--session-timeout-ms <ms>=2000] [--server-ids <ids>=1,2,255] [--keep]
  *   node build/test/chaos/run.js --recheck <run dir>     (the checker again, on kept logs)
  *
  * Exit code 0 only when every violation count is 0 and every fault kind was injected. The run dir
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     workers: { type: 'string', default: '5' },
     'session-timeout-ms': { type: 'string', default: '2000' },
+    'server-ids': { type: 'string', default: '1,2,255' },
     keep: { type: 'boolean', default: false },
     recheck: { type: 'string' },
   },
@@ -44,6 +45,9 @@ const durationS = Number(args.duration);
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 const workers = Number(args.workers);
 const sessionTimeoutMs = Number(args['session-timeout-ms']);
+// 255 by default: that member's sessions have ids starting with `ff` (issue 14, S1).
+const serverIds = args['server-ids'].split(',').map(Number);
+if (serverIds.some((id) => !Number.isInteger(id) || id < 1 || id > 255)) throw new Error(`--server-ids must be ids 1-255 separated by commas, got ${args['server-ids']}`);
 for (const [name, value] of Object.entries({ duration: durationS, seed, workers, 'session-timeout-ms': sessionTimeoutMs })) {
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got ${String(value)}`);
 }
@@ -66,8 +70,8 @@ let pool: WorkerPool | undefined;
 process.on('exit', () => pool?.killAllSync());
 
 async function main(): Promise<boolean> {
-  ensemble = await ZkEnsemble.start({ size: 3, heap: '256m', logLevel: 'WARN' });
-  say(`ensemble up: ${ensemble.connectString}`);
+  ensemble = await ZkEnsemble.start({ serverIds, heap: '256m', logLevel: 'WARN' });
+  say(`ensemble up: ${ensemble.connectString} (server ids ${serverIds.join(', ')})`);
   for (let w = 1; w <= workers; w++) {
     proxies[w] = await Promise.all(ensemble.members.map((member) => TcpProxy.start('127.0.0.1', member.port)));
   }
@@ -86,7 +90,7 @@ async function main(): Promise<boolean> {
   say('workers up');
 
   const rng = new Rng(seed);
-  const injector = new FaultInjector({ ensemble, pool, proxies, sessionTimeoutMs, rng, log: driverLog, say });
+  const injector = new FaultInjector({ ensemble, serverIds, store, pool, proxies, sessionTimeoutMs, rng, log: driverLog, say });
   driverLog.write({ ev: 'phase', name: 'faults' });
   const faultsUntil = Date.now() + durationS * 1000;
   // Rounds over every kind in a shuffled order: every kind is injected at least once, however short the run.
@@ -111,14 +115,14 @@ async function main(): Promise<boolean> {
   say('checking the logs');
   const end: RunEnd = { ...endState, finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')) };
   fs.writeFileSync(path.join(runDir, 'end.json'), JSON.stringify({ end, stuckBoundMs, faults: injector.counts }));
-  const result = checkRunDir(runDir, end, stuckBoundMs);
+  const result = checkRunDir(runDir, end, stuckBoundMs, sessionTimeoutMs);
   const report: RunReport = { seed, durationS, workers, sessionTimeoutMs, wallClockS: Math.round((Date.now() - started) / 1000), faults: injector.counts, result };
   fs.writeFileSync(path.join(runDir, 'figures.json'), `${JSON.stringify(toJson(report), null, 2)}\n`);
   process.stdout.write(`${formatReport(report)}\n`);
   return passed(report);
 }
 
-function checkRunDir(dir: string, end: RunEnd, bound: number): CheckResult {
+function checkRunDir(dir: string, end: RunEnd, bound: number, sessionTimeout: number): CheckResult {
   const workerFiles = fs.readdirSync(dir).filter((file) => /^w\d+\.\d+\.jsonl$/.test(file));
   return check({
     workers: workerFiles.flatMap((file) => readEventLog<WorkerEvent>(path.join(dir, file))),
@@ -126,6 +130,7 @@ function checkRunDir(dir: string, end: RunEnd, bound: number): CheckResult {
     driver: readEventLog<DriverEvent>(path.join(dir, 'driver.jsonl')),
     end,
     stuckBoundMs: bound,
+    sessionTimeoutMs: sessionTimeout,
   });
 }
 
@@ -133,7 +138,7 @@ function checkRunDir(dir: string, end: RunEnd, bound: number): CheckResult {
 function recheck(dir: string): boolean {
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'end.json'), 'utf8')) as { end: RunEnd; stuckBoundMs: number; faults: Record<FaultKind, number> };
   const figures = JSON.parse(fs.readFileSync(path.join(dir, 'figures.json'), 'utf8')) as { seed: number; durationS: number; workers: number; sessionTimeoutMs: number; wallClockS: number };
-  const report: RunReport = { ...figures, faults: saved.faults, result: checkRunDir(dir, saved.end, saved.stuckBoundMs) };
+  const report: RunReport = { ...figures, faults: saved.faults, result: checkRunDir(dir, saved.end, saved.stuckBoundMs, figures.sessionTimeoutMs) };
   process.stdout.write(`${formatReport(report)}\n`);
   return passed(report);
 }
