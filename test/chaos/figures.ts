@@ -12,6 +12,8 @@ export interface RunReport {
   readonly sessionTimeoutMs: number;
   readonly wallClockS: number;
   readonly faults: Record<FaultKind, number>;
+  /** The kinds the run was to inject (`--faults`), default every kind. */
+  readonly kinds?: readonly FaultKind[];
   readonly result: CheckResult;
 }
 
@@ -22,7 +24,7 @@ export function passed(report: RunReport): boolean {
 }
 
 export function missingFaults(report: RunReport): FaultKind[] {
-  return FAULT_KINDS.filter((kind) => report.faults[kind] === 0);
+  return (report.kinds ?? FAULT_KINDS).filter((kind) => !report.faults[kind]);
 }
 
 export function toJson(report: RunReport): unknown {
@@ -35,6 +37,7 @@ export function toJson(report: RunReport): unknown {
     sessionTimeoutMs: report.sessionTimeoutMs,
     passed: passed(report),
     faults: report.faults,
+    ...(report.kinds && { kinds: report.kinds }),
     violations: Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, violations[kind].length])),
     violationDetails: Object.fromEntries(VIOLATION_KINDS.filter((kind) => violations[kind].length > 0).map((kind) => [kind, violations[kind].slice(0, 50)])),
     figures,

@@ -75,7 +75,7 @@ export async function blockWorker(ctx: FaultContext, record: FaultRecord): Promi
     return ctx.say(`block-worker: w${target.w}.${target.inc} did not block in time; skipped`);
   }
   // The worker's own clock (CLOCK_MONOTONIC, shared by the machine): exactly when its loop was blocked.
-  const note = `${blockMs} ms${idleMs > 0 ? ` after ${idleMs} ms of quiet work` : ''}${target.leading ? ', leader' : ''}`;
+  const note = `${idleMs > 0 ? `after ${idleMs} ms of quiet work` : 'right after the checkpoint'}${target.leading ? ', leader' : ''}`;
   record('block-worker', Number(done.start), Number(done.end), { w: target.w, inc: target.inc, note });
 }
 
