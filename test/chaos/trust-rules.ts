@@ -6,9 +6,9 @@
  * (the library refuses it before sending), and must not cost its worker the session or the lease:
  * within one session timeout after the attempt, that incarnation logs no session state `suspended`,
  * `lost` or `expired`, no new session id, and no `lost` for the section's lock, unless another fault
- * explains it (a server fault, or a fault of that same incarnation, running within a session timeout
- * of the window). The driver injects nothing else in that window, so the exception is for
- * aftermaths only.
+ * explains it (a server fault, or a fault of that same incarnation, that began before the window
+ * ended and ended less than a session timeout before it began). The driver injects nothing else in
+ * that window, so the exception is for aftermaths only.
  */
 import type { CheckFigures, CheckInput, Violations } from './checker.js';
 import type { WorkerEvent } from './event-log.js';
@@ -34,7 +34,7 @@ export function checkOversize(run: Reconstruction, input: CheckInput, violations
 
       const end = attempt.t + windowNs;
       const explained = faults.some(
-        (fault) => (fault.w === undefined || (fault.w === attempt.w && fault.inc === attempt.inc)) && fault.start < end + windowNs && fault.end + windowNs > attempt.t,
+        (fault) => (fault.w === undefined || (fault.w === attempt.w && fault.inc === attempt.inc)) && fault.start < end && fault.end + windowNs > attempt.t,
       );
       if (explained) return;
       const sessionBefore = lastSessionId(events.slice(0, index));
