@@ -10,8 +10,8 @@
  *   checker looks for a loss. A worker whose attempt does not settle within two session timeouts is
  *   killed (so that one wedged connection does not stall the rest of the run) and respawned.
  * - block-worker: a worker blocks its event loop (busy-wait) for 0.8 session timeouts inside its
- *   next section, right after its checkpoint; alternately at once and after half a session timeout
- *   of quiet work (then the block is unsafe: the server may expire the session meanwhile, and the
+ *   next section, right after its checkpoint; alternately after half a session timeout of quiet
+ *   work and at once (the first is unsafe: the server may expire the session meanwhile, and the
  *   loss clock must say so). Like a SIGSTOP, a blocked process cannot report a loss: the checker
  *   excuses overlaps exactly as for stop-worker.
  * - wipe-ensemble: stop every member; wait 1.5 session timeouts plus a margin (every lease must count
@@ -65,7 +65,8 @@ let blocks = 0;
 export async function blockWorker(ctx: FaultContext, record: FaultRecord): Promise<void> {
   const target = ctx.rng.pick(ctx.pool.live());
   if (!target) return ctx.say('block-worker: no live worker; skipped');
-  const idleMs = blocks++ % 2 === 1 ? Math.round(ctx.sessionTimeoutMs / 2) : 0;
+  // The unsafe block first, so that even a one-round run has the loss clock call it.
+  const idleMs = blocks++ % 2 === 0 ? Math.round(ctx.sessionTimeoutMs / 2) : 0;
   const blockMs = Math.round(0.8 * ctx.sessionTimeoutMs);
   const blocked = ctx.pool.nextMessage(target, 'blocked', NEXT_SECTION_MS + idleMs + blockMs);
   ctx.pool.send(target, { type: 'block', idleMs, blockMs });
