@@ -34,6 +34,7 @@ import { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { ELECTION_NAME, LOCK_NAME, type WorkerConfig } from './chaos-names.js';
 import { EventLog } from './event-log.js';
 import type { StoreCall, StoreReply } from './fenced-store.js';
+import { blockLoop, oversizeCheckpoint } from './worker-faults.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
 const log = new EventLog(config.logFile, { w: config.w, inc: config.inc });
@@ -86,49 +87,10 @@ async function keepWorking(lock: HeldLock, token: string): Promise<void> {
   }
 }
 
-/** Faults the driver asked for, played once inside the next section, right after its checkpoint. */
+/** Faults the driver asked for, played once inside the next section, right after its checkpoint (worker-faults.ts). */
 let oversizeBytes: number | undefined;
 let block: { idleMs: number; blockMs: number } | undefined;
-
-/**
- * One checkpoint with a record over the library's size bound (issue 14, T1). The fixed library
- * refuses it before sending (`code` ZK_RECORD_TOO_LARGE) and the section carries on: the record
- * keeps `v`, so that were it ever written, the repair of this section would still be right.
- */
-async function oversizeCheckpoint(lock: HeldLock, token: string, v: number, bytes: number): Promise<void> {
-  log.write({ ev: 'oversize', token, bytes });
-  notify({ type: 'oversize-attempt' });
-  try {
-    await lock.checkpoint({ v, pad: 'x'.repeat(bytes) });
-    log.write({ ev: 'oversize-result', token, accepted: true });
-    notify({ type: 'oversize-result', accepted: true });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    log.write({ ev: 'oversize-result', token, accepted: false, code: typeof code === 'string' ? code : undefined, error: describe(error) });
-    notify({ type: 'oversize-result', accepted: false, code });
-    // Refused as too large is the expected outcome; anything else ends the section like any failure.
-    if (code !== 'ZK_RECORD_TOO_LARGE') throw error;
-  }
-}
-
-/**
- * Blocks the event loop (a synchronous busy-wait: a long GC, a CPU-bound task) for `blockMs`, after
- * `idleMs` of quiet work that lets the last answered request age (the block is then unsafe: the
- * server may expire the session meanwhile, and the loss clock must say so). Then the section keeps
- * working for a session timeout while the lease says it holds: a loss reported late shows as overlap.
- */
-async function blockLoop(token: string, idleMs: number, blockMs: number): Promise<void> {
-  if (idleMs > 0) await sleep(idleMs);
-  const start = process.hrtime.bigint();
-  const until = start + BigInt(Math.round(blockMs * 1e6));
-  while (process.hrtime.bigint() < until) {
-    // busy: nothing else of this process runs, neither timers nor the ZooKeeper client's pings
-  }
-  const end = process.hrtime.bigint();
-  log.write({ ev: 'block', token, start, end });
-  notify({ type: 'blocked', start: start.toString(), end: end.toString() });
-  lingerUntil = Math.max(lingerUntil, Date.now() + config.sessionTimeoutMs);
-}
+const faultIo = { log, notify, describe };
 
 @Injectable()
 class CounterWorker {
@@ -149,12 +111,14 @@ class CounterWorker {
       if (oversizeBytes !== undefined) {
         const bytes = oversizeBytes;
         oversizeBytes = undefined;
-        await oversizeCheckpoint(lock, token, v, bytes);
+        await oversizeCheckpoint(faultIo, lock, token, v, bytes);
       }
       if (block) {
         const { idleMs, blockMs } = block;
         block = undefined;
-        await blockLoop(token, idleMs, blockMs);
+        await blockLoop(faultIo, token, idleMs, blockMs);
+        // Then keep working while the lease says it holds: a loss reported late shows as overlap.
+        lingerUntil = Math.max(lingerUntil, Date.now() + config.sessionTimeoutMs);
       }
       await sleep(5 + Math.floor(Math.random() * 36)); // so that kills and stops land mid-section
       if (Date.now() < lingerUntil) await keepWorking(lock, token);

@@ -109,7 +109,7 @@ export class FaultInjector {
       case 'oversize-checkpoint':
         return oversizeCheckpoint(this.ctx, this.record);
       case 'block-worker':
-        return blockWorker(this.ctx, this.record);
+        return blockWorker(this.ctx, this.record, this.counts['block-worker']);
       case 'wipe-ensemble':
         return wipeEnsemble(this.ctx, this.record);
     }

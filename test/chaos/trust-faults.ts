@@ -60,13 +60,12 @@ export async function oversizeCheckpoint(ctx: FaultContext, record: FaultRecord)
   }
 }
 
-let blocks = 0;
-
-export async function blockWorker(ctx: FaultContext, record: FaultRecord): Promise<void> {
+/** `nth`: how many blocks were injected before this one. */
+export async function blockWorker(ctx: FaultContext, record: FaultRecord, nth: number): Promise<void> {
   const target = ctx.rng.pick(ctx.pool.live());
   if (!target) return ctx.say('block-worker: no live worker; skipped');
   // The unsafe block first, so that even a one-round run has the loss clock call it.
-  const idleMs = blocks++ % 2 === 0 ? Math.round(ctx.sessionTimeoutMs / 2) : 0;
+  const idleMs = nth % 2 === 0 ? Math.round(ctx.sessionTimeoutMs / 2) : 0;
   const blockMs = Math.round(0.8 * ctx.sessionTimeoutMs);
   const blocked = ctx.pool.nextMessage(target, 'blocked', NEXT_SECTION_MS + idleMs + blockMs);
   ctx.pool.send(target, { type: 'block', idleMs, blockMs });
