@@ -10,9 +10,11 @@
  *
  *   node chaos-worker.js '<json WorkerConfig>'      (forked: needs the IPC channel)
  *
- * IPC in: `store-reply`, `linger` (see below), `stop` (finish the current section, close the app, exit 0).
+ * IPC in: `store-reply`, `linger` (see below), `oversize` / `block` (a fault to play inside the next
+ * section, see below), `cancel` (forget a fault not played yet), `stop` (finish the current section,
+ * close the app, exit 0).
  * IPC out: `ready`, `in-section` / `checkpointed` / `out-section` (the driver kills, stops or cuts it
- * inside a section),
+ * inside a section), `oversize-attempt` / `oversize-result` / `blocked` (how a fault went),
  * `leader` (current value), `store` requests.
  */
 import 'reflect-metadata';
@@ -32,6 +34,7 @@ import { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { ELECTION_NAME, LOCK_NAME, type WorkerConfig } from './chaos-names.js';
 import { EventLog } from './event-log.js';
 import type { StoreCall, StoreReply } from './fenced-store.js';
+import { blockLoop, oversizeCheckpoint } from './worker-faults.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
 const log = new EventLog(config.logFile, { w: config.w, inc: config.inc });
@@ -84,6 +87,11 @@ async function keepWorking(lock: HeldLock, token: string): Promise<void> {
   }
 }
 
+/** Faults the driver asked for, played once inside the next section, right after its checkpoint (worker-faults.ts). */
+let oversizeBytes: number | undefined;
+let block: { idleMs: number; blockMs: number } | undefined;
+const faultIo = { log, notify, describe };
+
 @Injectable()
 class CounterWorker {
   constructor(private readonly locks: LockService) {}
@@ -100,6 +108,18 @@ class CounterWorker {
       await lock.checkpoint({ v });
       log.write({ ev: 'checkpoint', token, v });
       notify({ type: 'checkpointed' });
+      if (oversizeBytes !== undefined) {
+        const bytes = oversizeBytes;
+        oversizeBytes = undefined;
+        await oversizeCheckpoint(faultIo, lock, token, v, bytes);
+      }
+      if (block) {
+        const { idleMs, blockMs } = block;
+        block = undefined;
+        await blockLoop(faultIo, token, idleMs, blockMs);
+        // Then keep working while the lease says it holds: a loss reported late shows as overlap.
+        lingerUntil = Math.max(lingerUntil, Date.now() + config.sessionTimeoutMs);
+      }
       await sleep(5 + Math.floor(Math.random() * 36)); // so that kills and stops land mid-section
       if (Date.now() < lingerUntil) await keepWorking(lock, token);
       await storeWrite(token, v, 'section');
@@ -176,6 +196,13 @@ process.on('message', (message: { type: string; id?: number }) => {
     resolve?.(message as StoreReply);
   } else if (message.type === 'linger') {
     lingerUntil = Date.now() + (message as { ms?: number }).ms!;
+  } else if (message.type === 'oversize') {
+    oversizeBytes = (message as { bytes?: number }).bytes!;
+  } else if (message.type === 'block') {
+    block = message as unknown as { idleMs: number; blockMs: number };
+  } else if (message.type === 'cancel') {
+    oversizeBytes = undefined;
+    block = undefined;
   } else if (message.type === 'stop') {
     stopping = true;
   }

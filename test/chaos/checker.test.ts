@@ -228,4 +228,110 @@ describe('chaos checker', () => {
     dirtyElection.end = { finalCounter: 3, orphans: [], lockReady: { state: 'ready', token: '30' }, electionReady: { state: 'dirty', token: '200' } };
     assertOnly(dirtyElection, 'dirty-at-end');
   });
+
+  it('excuses an overlap of a holder whose event loop was blocked, as for a SIGSTOP (block-worker)', () => {
+    const blocked = () => {
+      const s = clean();
+      s.fault('block-worker', 75, 1675, 4);
+      s.section(5, 1, '50', { acquired: 1500, v: 4, write: 1510, exit: 1511, released: 1512, outcome: 'ok', repairs: [{ interrupted: '40', checkpoint: 3, repaired: true, at: 1501 }] });
+      return s;
+    };
+    const excused = blocked().section(4, 1, '40', { acquired: 70, v: 3, write: 1680, refused: 'stale', exit: 1681, lost: 1690, bodyError: 'StoreRefusedError', outcome: 'StoreRefusedError' });
+    assert.deepEqual(found(excused), {});
+    assert.equal(check(excused.input()).figures.excusedLockOverlaps, 1);
+    const reportedOk = blocked().section(4, 1, '40', { acquired: 70, v: 3, write: 1680, refused: 'stale', exit: 1681, released: 1690, outcome: 'ok' });
+    assert.ok(found(reportedOk)['stale-success']);
+    // The worker's own block line excuses it too, without the driver's fault line.
+    const overlap = () => clean().leader(3, 1, '300', 900);
+    assertOnly(overlap(), 'leader-overlap');
+    const ownLine = overlap().log(2, 1, 950, { ev: 'block', token: '20', start: Scenario.ns(850), end: Scenario.ns(950) });
+    assert.deepEqual(found(ownLine), {});
+  });
+
+  describe('oversize: an oversized checkpoint is refused with ZK_RECORD_TOO_LARGE and costs no session or lease', () => {
+    /** w1 (token 10, session ff…01) attempts an oversized checkpoint at 15 ms; the window is a session timeout (2000 ms). */
+    const attempt = (result?: { accepted: boolean; code?: string; error?: string }) => {
+      const s = new Scenario();
+      s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
+      s.log(1, 1, 1, { ev: 'session', state: 'connected', sessionId: 'ff00000000000001' });
+      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ok' });
+      s.log(1, 1, 15, { ev: 'oversize', token: '10', bytes: 2 ** 21 });
+      if (result) s.log(1, 1, 16, { ev: 'oversize-result', token: '10', ...result });
+      s.section(2, 1, '20', { acquired: 30, v: 1, write: 40, exit: 41, released: 42, outcome: 'ok' });
+      s.driverLine(4900, { ev: 'phase', name: 'stopping' });
+      return s;
+    };
+    const refused = () => attempt({ accepted: false, code: 'ZK_RECORD_TOO_LARGE', error: 'RecordTooLargeError' });
+
+    it('passes a refusal that costs nothing, and counts it (and the session of server 255)', () => {
+      const { figures } = check(refused().input());
+      assert.deepEqual(found(refused()), {});
+      assert.equal(figures.oversizeAttempts, 1);
+      assert.equal(figures.oversizeRefused, 1);
+      assert.equal(figures.sessionsOfServer255, 1);
+    });
+
+    it('reports an attempt that never settled, was accepted, or failed otherwise', () => {
+      assertOnly(attempt(), 'oversize');
+      assertOnly(attempt({ accepted: true }), 'oversize');
+      assertOnly(attempt({ accepted: false, error: 'ZooKeeperError:CONNECTIONLOSS' }), 'oversize');
+    });
+
+    it('reports a session suspended, a new session or a lost lease within a session timeout', () => {
+      assertOnly(refused().log(1, 1, 500, { ev: 'session', state: 'suspended', sessionId: 'ff00000000000001' }), 'oversize');
+      assertOnly(refused().log(1, 1, 1500, { ev: 'session', state: 'connected', sessionId: '0100000000000002' }), 'oversize');
+      assertOnly(refused().log(1, 1, 18, { ev: 'lost', token: '10', reason: 'session' }), 'oversize');
+    });
+
+    it('passes a loss after the window, or one that a server fault explains', () => {
+      assert.deepEqual(found(refused().log(1, 1, 2100, { ev: 'session', state: 'suspended', sessionId: 'ff00000000000001' })), {});
+      assert.deepEqual(found(refused().fault('kill-zk-leader', 400, 600).log(1, 1, 500, { ev: 'session', state: 'suspended', sessionId: 'ff00000000000001' })), {});
+    });
+  });
+
+  describe('eras: an ensemble restarted with wiped data (tokens restart)', () => {
+    /**
+     * w1 completes token 10; w2 (token 20) checkpoints 1 and loses its lease while the ensemble is
+     * down (1000..9000 ms); the store's new era begins at 5000 ms (unless `newEra` is false); then
+     * tokens 4 and 6 of the new era, and leaders 100 (old era) and 3 (new era).
+     */
+    const wiped = (newEra = true) => {
+      const s = new Scenario();
+      s.process(1, 1, 0, 20_000).process(2, 1, 0, 20_000);
+      s.section(1, 1, '10', { acquired: 10, v: 0, write: 20, exit: 21, released: 22, outcome: 'ok' });
+      s.section(2, 1, '20', { acquired: 30, v: 1, exit: 2900, lost: 2900, bodyError: 'LockLostError', outcome: 'LockLostError' });
+      s.leader(1, 1, '100', 5, 1500);
+      if (newEra) s.newEra(5000);
+      s.fault('wipe-ensemble', 1000, 9000);
+      s.section(1, 1, '4', { acquired: 10_000, v: 1, write: 10_010, exit: 10_011, released: 10_012, outcome: 'ok' });
+      s.section(2, 1, '6', { acquired: 10_100, v: 2, write: 10_110, exit: 10_111, released: 10_112, outcome: 'ok' });
+      s.leader(2, 1, '3', 9500, 19_000);
+      s.driverLine(19_500, { ev: 'phase', name: 'stopping' });
+      return s;
+    };
+
+    it('compares tokens within an era only, and counts the section and increment the wipe erased', () => {
+      const { figures } = check(wiped().input());
+      assert.deepEqual(found(wiped()), {});
+      assert.equal(figures.wipes, 1);
+      assert.equal(figures.sectionsWiped, 1);
+      assert.equal(figures.incrementsLostToWipe, 1);
+    });
+
+    it('without the new era, the same logs break token, store and leadership order and lose an increment', () => {
+      const kinds = Object.keys(found(wiped(false)));
+      for (const kind of ['token-order', 'store-order', 'leader-token-order', 'lost-increment']) assert.ok(kinds.includes(kind), kinds.join());
+    });
+
+    it('store-order: a token of an earlier era accepted in a later one', () => {
+      assertOnly(wiped().storeOp(9600, { w: 2, inc: 1, op: 'read', token: '20', accepted: true }), 'store-order');
+    });
+
+    it('the time the wiped ensemble was down does not count as stuck', () => {
+      const s = clean();
+      s.log(3, 1, 100, { ev: 'want' }).log(3, 1, 100 + 35_000, { ev: 'acquired', token: '40' });
+      s.fault('wipe-ensemble', 1000, 11_000);
+      assert.equal(found(s).stuck, undefined);
+    });
+  });
 });

@@ -5,15 +5,16 @@
  * fail proves nothing.
  */
 import type { DriverEvent, StoreOp, WorkerEvent } from './event-log.js';
-import { reconstruct, stoppedDuring, type Hold, type Reconstruction } from './holds.js';
+import { compareEraTokens, eraToken, reconstruct, stoppedDuring, type Hold, type Reconstruction } from './holds.js';
 import { checkLeadership } from './leadership-rules.js';
 import { checkRecovery } from './recovery-rules.js';
+import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
 export const VIOLATION_KINDS = [
   'lock-overlap', // inv. 1/2: two holders believed they held the lock at once
   'stale-success', // a holder that overlapped its successor (excused by a SIGSTOP) still reported success
-  'token-order', // fencing tokens did not strictly increase in grant order
-  'store-order', // the store accepted an older token after a newer one, or one token from two processes
+  'token-order', // fencing tokens did not strictly increase in grant order (within one era)
+  'store-order', // the store accepted an older token after a newer one (within one era), one token from two processes, or a token of an earlier era
   'cas-conflict', // a write found the counter changed since its read: two writers interleaved
   'lost-increment', // a checkpointed increment was never applied, or applied by someone else
   'counter', // the final counter is not the number of accepted increments
@@ -26,6 +27,7 @@ export const VIOLATION_KINDS = [
   'unexpected-exit', // a worker process died without being killed
   'orphan', // inv. 3: queue znodes left after every worker was gone
   'dirty-at-end', // a ready znode is dirty at the end although a later holder (or a graceful close) came
+  'oversize', // an oversized checkpoint was not refused with ZK_RECORD_TOO_LARGE, or cost its worker the session or lease
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 export type Violations = Record<ViolationKind, string[]>;
@@ -47,8 +49,10 @@ export interface CheckInput {
   readonly store: readonly StoreOp[];
   readonly driver: readonly DriverEvent[];
   readonly end: RunEnd;
-  /** A wait (or a lock / leadership gap) longer than this is a stuck process. */
+  /** A wait (or a lock / leadership gap) longer than this is a stuck process (time with the ensemble wiped and down not counted). */
   readonly stuckBoundMs: number;
+  /** The workers' session timeout: the window after an oversized checkpoint in which no loss may follow. */
+  readonly sessionTimeoutMs: number;
 }
 
 export interface CheckFigures {
@@ -73,6 +77,16 @@ export interface CheckFigures {
   leaderTerms: number;
   longestLockGapMs: number;
   longestLeaderGapMs: number;
+  /** Eras after the first (ensemble wipes). */
+  wipes: number;
+  /** Interrupted sections whose ready record a wipe erased: nobody could repair them. */
+  sectionsWiped: number;
+  /** Their checkpointed increments that were never applied: lost to the wipe (a figure, not a violation). */
+  incrementsLostToWipe: number;
+  oversizeAttempts: number;
+  oversizeRefused: number;
+  /** Distinct sessions created by server 255 (ids starting with `ff`): whether that case was exercised. */
+  sessionsOfServer255: number;
   finalCounter: number;
   workerErrors: Record<string, number>;
 }
@@ -109,6 +123,12 @@ export function check(input: CheckInput): CheckResult {
     leaderTerms: run.leaders.length,
     longestLockGapMs: ms(longestGap(run.holds.map((hold) => ({ start: hold.acquiredAt, end: hold.end })), stopPhase)),
     longestLeaderGapMs: ms(longestGap(run.leaders, stopPhase)),
+    wipes: run.eraStarts.length,
+    sectionsWiped: 0,
+    incrementsLostToWipe: 0,
+    oversizeAttempts: 0,
+    oversizeRefused: 0,
+    sessionsOfServer255: sessionsOfServer255(input.workers),
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
   };
@@ -120,16 +140,21 @@ export function check(input: CheckInput): CheckResult {
   checkRecovery(run, store, input.end, violations, figures, at);
   checkLeadership(run, violations, figures, at);
   checkLiveness(run, input, violations, figures, at);
+  checkOversize(run, input, violations, figures, at);
   return { violations, figures };
 }
 
-/** Invariants 1, 2, 5: holds never overlap (unless a SIGSTOP excuses it); tokens grow in grant order. */
+/**
+ * Invariants 1, 2, 5: holds never overlap (unless the older holder was frozen: a SIGSTOP or a blocked
+ * event loop excuses it); tokens grow in grant order within an era.
+ */
 function checkHolds(run: Reconstruction, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   let open: Hold[] = [];
   let previous: Hold | undefined;
   const excused = new Set<Hold>();
   for (const hold of run.holds) {
-    if (previous && BigInt(hold.token) <= BigInt(previous.token)) {
+    // Tokens restart after a wipe: they are ordered within one era only.
+    if (previous && previous.era === hold.era && BigInt(hold.token) <= BigInt(previous.token)) {
       const [stale, newer] = BigInt(hold.token) < BigInt(previous.token) ? [hold, previous] : [previous, hold];
       if (!stoppedDuring(run.stops, stale.w, stale.inc, stale.wantAt, newer.acquiredAt)) {
         violations['token-order'].push(`token ${hold.token} (w${hold.w}.${hold.inc}) granted at ${at(hold.acquiredAt)} after token ${previous.token} (w${previous.w}.${previous.inc}) at ${at(previous.acquiredAt)}`);
@@ -138,7 +163,7 @@ function checkHolds(run: Reconstruction, violations: Violations, figures: CheckF
     previous = hold;
     open = open.filter((earlier) => earlier.end > hold.acquiredAt);
     for (const earlier of open) {
-      const [stale, newer] = BigInt(earlier.token) < BigInt(hold.token) ? [earlier, hold] : [hold, earlier];
+      const [stale, newer] = compareEraTokens(earlier, hold) < 0 ? [earlier, hold] : [hold, earlier];
       const what = `w${earlier.w}.${earlier.inc} token ${earlier.token} [${at(earlier.acquiredAt)}..${at(earlier.end)} ${earlier.endKind}] and w${hold.w}.${hold.inc} token ${hold.token} acquired at ${at(hold.acquiredAt)}`;
       if (stale !== newer && stoppedDuring(run.stops, stale.w, stale.inc, stale.wantAt, newer.acquiredAt)) {
         excused.add(stale);
@@ -152,18 +177,30 @@ function checkHolds(run: Reconstruction, violations: Violations, figures: CheckF
   figures.excusedLockOverlaps = excused.size;
 }
 
-/** The store's own record: fencing held (accepted tokens never go back), no compare-and-set conflict. */
+/**
+ * The store's own record: fencing held (accepted tokens never go back within an era), no
+ * compare-and-set conflict, and no token of an earlier era accepted after the store's era changed
+ * (the store cannot tell such a token from a new one: only the lease's loss, signalled while the
+ * ensemble was down, keeps its holder from writing).
+ */
 function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
-  const byToken = new Map(run.holds.map((hold) => [hold.token, hold]));
-  const sorted = [...run.holds].sort((a, b) => (BigInt(a.token) < BigInt(b.token) ? -1 : 1));
-  const successorGrant = new Map(sorted.map((hold, i) => [hold.token, sorted[i + 1]?.acquiredAt ?? Infinity]));
+  const sorted = [...run.holds].sort(compareEraTokens);
+  const successorGrant = new Map(sorted.map((hold, i) => [eraToken(hold.era, hold.token), sorted[i + 1]?.acquiredAt ?? Infinity]));
+  // The newest era in which each incarnation held (or led with) each token.
+  const heldIn = new Map<string, number>();
+  for (const { w, inc, token, era } of [...run.holds, ...run.leaders]) heldIn.set(`${w}.${inc}:${token}`, Math.max(era, heldIn.get(`${w}.${inc}:${token}`) ?? 0));
   let newestLock: StoreOp | undefined;
   let newestBeat: StoreOp | undefined;
   for (const op of store) {
+    const era = op.era ?? 0;
+    const tokenEra = heldIn.get(`${op.w}.${op.inc}:${op.token}`);
+    if (op.accepted && tokenEra !== undefined && tokenEra < era) {
+      violations['store-order'].push(`${op.op} with token ${op.token} of era ${tokenEra} (w${op.w}.${op.inc}) accepted at ${at(op.t)} in era ${era}`);
+    }
     if (op.op === 'beat') {
       if (!op.accepted) { figures.beatsRejectedStale++; continue; }
       figures.beatsAccepted++;
-      if (newestBeat && BigInt(op.token) < BigInt(newestBeat.token)) {
+      if (newestBeat && (newestBeat.era ?? 0) === era && BigInt(op.token) < BigInt(newestBeat.token)) {
         violations['store-order'].push(`beat with leader token ${op.token} accepted at ${at(op.t)} after token ${newestBeat.token}`);
       }
       newestBeat = op;
@@ -175,28 +212,35 @@ function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: 
       continue;
     }
     figures.storeAccepted++;
-    if (newestLock && BigInt(op.token) < BigInt(newestLock.token)) {
+    const sameEra = newestLock !== undefined && (newestLock.era ?? 0) === era;
+    if (newestLock && sameEra && BigInt(op.token) < BigInt(newestLock.token)) {
       violations['store-order'].push(`${op.op} with token ${op.token} accepted at ${at(op.t)} after token ${newestLock.token}`);
-    } else if (newestLock && op.token === newestLock.token && (op.w !== newestLock.w || op.inc !== newestLock.inc)) {
+    } else if (newestLock && sameEra && op.token === newestLock.token && (op.w !== newestLock.w || op.inc !== newestLock.inc)) {
       violations['store-order'].push(`token ${op.token} used by w${newestLock.w}.${newestLock.inc} and w${op.w}.${op.inc}`);
     }
     newestLock = op;
-    if (byToken.has(op.token) && op.t > successorGrant.get(op.token)!) figures.storeLateAccepted++;
+    if (op.t > (successorGrant.get(eraToken(era, op.token)) ?? Infinity)) figures.storeLateAccepted++;
   }
 }
 
-/** No process stuck, none died on its own, nothing left behind. */
+/**
+ * No process stuck, none died on its own, nothing left behind. The time a wipe kept the ensemble
+ * down (stopped, then restarting with empty data) does not count towards the stuck bound.
+ */
 function checkLiveness(run: Reconstruction, input: CheckInput, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   const bound = input.stuckBoundMs * 1e6;
+  const wipes = input.driver.flatMap((event) => (event.ev === 'fault' && event.kind === 'wipe-ensemble' ? [{ start: event.start, end: event.end }] : []));
+  const downWithin = (from: number, to: number) => wipes.reduce((sum, wipe) => sum + Math.max(0, Math.min(to, wipe.end) - Math.max(from, wipe.start)), 0);
+  const longestWipeMs = ms(Math.max(0, ...wipes.map((wipe) => wipe.end - wipe.start)));
   for (const wait of run.waits) {
     const death = run.deaths.get(`${wait.w}.${wait.inc}`);
     if (!wait.granted && death?.killed && wait.until >= death.at) continue; // killed while waiting
-    if (wait.until - wait.wantAt > bound && !stoppedDuring(run.stops, wait.w, wait.inc, wait.wantAt, wait.until)) {
+    if (wait.until - wait.wantAt - downWithin(wait.wantAt, wait.until) > bound && !stoppedDuring(run.stops, wait.w, wait.inc, wait.wantAt, wait.until)) {
       violations.stuck.push(`w${wait.w}.${wait.inc} waited ${ms(wait.until - wait.wantAt)}ms from ${at(wait.wantAt)} (${wait.granted ? 'then granted' : 'never granted'})`);
     }
   }
-  if (figures.longestLockGapMs > input.stuckBoundMs) violations.stuck.push(`nobody held the lock for ${figures.longestLockGapMs}ms`);
-  if (figures.longestLeaderGapMs > input.stuckBoundMs) violations.stuck.push(`nobody led for ${figures.longestLeaderGapMs}ms`);
+  if (figures.longestLockGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody held the lock for ${figures.longestLockGapMs}ms`);
+  if (figures.longestLeaderGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody led for ${figures.longestLeaderGapMs}ms`);
   for (const event of input.driver) {
     if (event.ev === 'stuck') violations.stuck.push(`w${event.w}.${event.inc}: ${event.note}`);
   }

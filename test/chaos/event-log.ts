@@ -41,6 +41,12 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
   /** Every `isLeader$` value, with the leadership token while true. */
   | { ev: 'leader'; value: boolean; token?: string }
   | { ev: 'leader-recovered'; token: string; interrupted: string }
+  /** The driver's oversize-checkpoint fault: a checkpoint of `bytes` is attempted inside this section. */
+  | { ev: 'oversize'; token: string; bytes: number }
+  /** Its outcome: refused (`code`, the error's `code` property, e.g. ZK_RECORD_TOO_LARGE) or accepted. */
+  | { ev: 'oversize-result'; token: string; accepted: boolean; code?: string; error?: string }
+  /** The driver's block-worker fault: the event loop was blocked (busy-wait) from `start` to `end` (ns). */
+  | { ev: 'block'; token: string; start: number; end: number }
   | { ev: 'error'; where: string; error: string }
   | { ev: 'stopping' }
   | { ev: 'closed' }
@@ -61,6 +67,8 @@ export interface StoreOp {
   /** For writes: the section's own increment, or a repair of `interrupted`'s. */
   kind?: 'section' | 'repair';
   interrupted?: string;
+  /** The store's era when it processed the op (FencedStore.newEra); tokens compare only within one. Absent: 0. */
+  era?: number;
 }
 
 /** What the driver logs: worker processes and faults. Times of faults are their start and end. */
@@ -72,9 +80,25 @@ export type DriverEvent = { t: number } & (
   /** A worker that did not stop within its bound. */
   | { ev: 'stuck'; w: number; inc: number; note: string }
   | { ev: 'phase'; name: string }
+  /**
+   * The wipe fault told the store a new era began (FencedStore.newEra), right before restarting the
+   * wiped ensemble: from here on tokens start again from small values.
+   */
+  | { ev: 'era'; era: number }
 );
 
-export const FAULT_KINDS = ['kill-worker', 'stop-worker', 'kill-zk-leader', 'restart-zk-follower', 'cut-0.5T', 'cut-1T', 'cut-1.5T'] as const;
+export const FAULT_KINDS = [
+  'kill-worker',
+  'stop-worker',
+  'kill-zk-leader',
+  'restart-zk-follower',
+  'cut-0.5T',
+  'cut-1T',
+  'cut-1.5T',
+  'oversize-checkpoint',
+  'block-worker',
+  'wipe-ensemble',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Appends JSON lines to one file; `t` is added to every line. */

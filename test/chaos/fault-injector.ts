@@ -13,12 +13,15 @@
  * - restart-zk-follower: restart (SIGTERM, start) a follower, wait for quorum.
  * - cut-xT: blackhole a worker's proxies to every server for x session timeouts, then restore;
  *   per kind alternately the leader and a worker right after its section's checkpoint.
+ * - oversize-checkpoint, block-worker, wipe-ensemble: see trust-faults.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { withTimeout } from '../support/wait.js';
 import type { ZkEnsemble } from '../support/zk-server.js';
 import { FAULT_KINDS, monotonicNs, type EventLog, type FaultKind } from './event-log.js';
+import type { FencedStore } from './fenced-store.js';
+import { blockWorker, oversizeCheckpoint, wipeEnsemble } from './trust-faults.js';
 import type { Incarnation, SectionStep, WorkerPool } from './worker-pool.js';
 
 /** mulberry32: small, fast, good enough to pick targets and delays reproducibly. */
@@ -57,6 +60,10 @@ export class Rng {
 
 export interface FaultContext {
   readonly ensemble: ZkEnsemble;
+  /** The server id (`myid`) of each member, in `ensemble.members` order. */
+  readonly serverIds: readonly number[];
+  /** The downstream store, told of a new era when the ensemble's data is wiped. */
+  readonly store: FencedStore;
   readonly pool: WorkerPool;
   /** proxies[w][server]: worker slot w's path to each server. */
   readonly proxies: readonly (readonly TcpProxy[])[];
@@ -66,6 +73,17 @@ export interface FaultContext {
   /** Prints one line per fault. */
   readonly say: (line: string) => void;
 }
+
+export interface FaultDetail {
+  w?: number;
+  inc?: number;
+  /** Server id (`myid`) of the member the fault hit. */
+  server?: number;
+  token?: string;
+  note?: string;
+}
+/** Logs a fault (its `fault` line of the driver log), counts it and prints it. */
+export type FaultRecord = (kind: FaultKind, start: number, end: number, detail: FaultDetail) => void;
 
 const CUT_FACTORS: Partial<Record<FaultKind, number>> = { 'cut-0.5T': 0.5, 'cut-1T': 1, 'cut-1.5T': 1.5 };
 const ENTRY_WAIT_MS = 5000;
@@ -88,6 +106,12 @@ export class FaultInjector {
         return this.killZkLeader();
       case 'restart-zk-follower':
         return this.restartFollower();
+      case 'oversize-checkpoint':
+        return oversizeCheckpoint(this.ctx, this.record);
+      case 'block-worker':
+        return blockWorker(this.ctx, this.record, this.counts['block-worker']);
+      case 'wipe-ensemble':
+        return wipeEnsemble(this.ctx, this.record);
     }
   }
 
@@ -127,7 +151,7 @@ export class FaultInjector {
     await sleep(this.ctx.rng.int(2000, 4000));
     await leader.restart();
     await ensemble.waitForQuorum(60_000);
-    this.record('kill-zk-leader', start, Number(monotonicNs()), { server: ensemble.members.indexOf(leader) + 1 });
+    this.record('kill-zk-leader', start, Number(monotonicNs()), { server: this.ctx.serverIds[ensemble.members.indexOf(leader)] });
   }
 
   private async restartFollower(): Promise<void> {
@@ -136,7 +160,7 @@ export class FaultInjector {
     const start = Number(monotonicNs());
     await follower.restart();
     await ensemble.waitForQuorum(60_000);
-    this.record('restart-zk-follower', start, Number(monotonicNs()), { server: ensemble.members.indexOf(follower) + 1 });
+    this.record('restart-zk-follower', start, Number(monotonicNs()), { server: this.ctx.serverIds[ensemble.members.indexOf(follower)] });
   }
 
   private async cut(kind: FaultKind, factor: number): Promise<void> {
@@ -166,10 +190,10 @@ export class FaultInjector {
     return preferred ?? (await this.ctx.pool.nextSectionStep(step, undefined, ENTRY_WAIT_MS));
   }
 
-  private record(kind: FaultKind, start: number, end: number, detail: { w?: number; inc?: number; server?: number; token?: string; note?: string }): void {
+  private readonly record: FaultRecord = (kind, start, end, detail) => {
     this.counts[kind]++;
     this.ctx.log.write({ ev: 'fault', kind, start, end, ...detail });
-    const target = detail.w !== undefined ? `w${detail.w}.${detail.inc}` : `zk${detail.server}`;
+    const target = detail.w !== undefined ? `w${detail.w}.${detail.inc}` : detail.server !== undefined ? `zk${detail.server}` : 'ensemble';
     this.ctx.say(`${kind.padEnd(19)} ${target}${detail.note ? ` (${detail.note})` : ''}, ${Math.round((end - start) / 1e6)} ms`);
-  }
+  };
 }

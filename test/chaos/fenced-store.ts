@@ -9,6 +9,12 @@
  * fencing it cannot happen).
  *
  * Leader heartbeats are fenced the same way, separately, with the election's tokens.
+ *
+ * Eras: a ZooKeeper ensemble restarted with wiped data starts its zxids (so the tokens) again from
+ * small values. That is a documented limitation: whoever wipes the ensemble must tell the store a new
+ * era began (`newEra()`), which forgets the newest tokens; fencing then holds within each era. The
+ * wipe fault calls it after every lease has had to count as lost, right before the restart. Every
+ * log line carries the era, and the checker compares tokens only within one.
  */
 import fs from 'node:fs';
 import type { EventLog, StoreOp } from './event-log.js';
@@ -34,6 +40,7 @@ export class FencedStore {
   private value = 0;
   private newestLockToken = -1n;
   private newestLeaderToken = -1n;
+  private currentEra = 0;
 
   constructor(
     readonly counterFile: string,
@@ -46,10 +53,21 @@ export class FencedStore {
     return this.value;
   }
 
+  get era(): number {
+    return this.currentEra;
+  }
+
+  /** The ensemble's data was wiped: tokens start again; returns the new era. */
+  newEra(): number {
+    this.newestLockToken = -1n;
+    this.newestLeaderToken = -1n;
+    return ++this.currentEra;
+  }
+
   /** Processes one request of worker `w` (incarnation `inc`); logs it, accepted or not. */
   handle(w: number, inc: number, request: StoreRequest): StoreReply {
     const token = BigInt(request.token);
-    const op: Omit<StoreOp, 't'> = { w, inc, op: request.op, token: request.token, accepted: false };
+    const op: Omit<StoreOp, 't'> = { w, inc, op: request.op, token: request.token, accepted: false, era: this.currentEra };
     const reply: StoreReply = { type: 'store-reply', id: request.id, accepted: false };
     if (request.op === 'beat') {
       if (token < this.newestLeaderToken) return this.done(op, reply, 'stale');

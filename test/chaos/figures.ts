@@ -12,6 +12,8 @@ export interface RunReport {
   readonly sessionTimeoutMs: number;
   readonly wallClockS: number;
   readonly faults: Record<FaultKind, number>;
+  /** The kinds the run was to inject (`--faults`), default every kind. */
+  readonly kinds?: readonly FaultKind[];
   readonly result: CheckResult;
 }
 
@@ -22,7 +24,7 @@ export function passed(report: RunReport): boolean {
 }
 
 export function missingFaults(report: RunReport): FaultKind[] {
-  return FAULT_KINDS.filter((kind) => report.faults[kind] === 0);
+  return (report.kinds ?? FAULT_KINDS).filter((kind) => !report.faults[kind]);
 }
 
 export function toJson(report: RunReport): unknown {
@@ -35,6 +37,7 @@ export function toJson(report: RunReport): unknown {
     sessionTimeoutMs: report.sessionTimeoutMs,
     passed: passed(report),
     faults: report.faults,
+    ...(report.kinds && { kinds: report.kinds }),
     violations: Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, violations[kind].length])),
     violationDetails: Object.fromEntries(VIOLATION_KINDS.filter((kind) => violations[kind].length > 0).map((kind) => [kind, violations[kind].slice(0, 50)])),
     figures,
@@ -57,7 +60,10 @@ export function formatReport(report: RunReport): string {
     ['faults', list(report.faults)],
     ['recoveries', `runs ${f.recoveryRuns}, increments repaired ${f.repairsApplied}, re-runs ${f.recoveryReruns}, unrepaired at end ${f.unrepairedAtEnd}`],
     ['longest unavailability', `lock ${f.longestLockGapMs} ms, leadership ${f.longestLeaderGapMs} ms`],
-    ['excused overlaps', `lock ${f.excusedLockOverlaps}, leadership ${f.excusedLeaderOverlaps} (SIGSTOPped holder / leader)`],
+    ['excused overlaps', `lock ${f.excusedLockOverlaps}, leadership ${f.excusedLeaderOverlaps} (SIGSTOPped or blocked holder / leader)`],
+    ['wipes', `${f.wipes} (interrupted sections erased ${f.sectionsWiped}, their increments lost ${f.incrementsLostToWipe})`],
+    ['oversize', `attempts ${f.oversizeAttempts}, refused as too large ${f.oversizeRefused}`],
+    ['server 255', `sessions created by it ${f.sessionsOfServer255}`],
     ['counter', `${f.finalCounter}`],
     ['worker errors', list(f.workerErrors)],
     ['violations', `${total === 0 ? 'none: ' : ''}${list(violationCounts)}`],

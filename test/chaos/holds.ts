@@ -8,6 +8,13 @@
  * (the release line itself is written after the delete is sent, so a descheduled process could log
  * it after its successor's grant), or at the process's death for a killed holder (whose session, and
  * so whose lock, outlives it by a session timeout).
+ *
+ * Eras: after the wipe fault (an ensemble restarted with empty data) tokens start again from small
+ * values. Every hold and leadership belongs to the era in which it began (the driver's `era` lines),
+ * and tokens are compared only as (era, token) pairs: a later era is newer, whatever its tokens.
+ *
+ * Frozen windows: a process that cannot run (SIGSTOP, or its event loop blocked by the block-worker
+ * fault) cannot report that it lost a lock or leadership; overlaps with it are excused (checker.ts).
  */
 import type { DriverEvent, WorkerEvent } from './event-log.js';
 
@@ -18,6 +25,8 @@ export interface Hold {
   readonly w: number;
   readonly inc: number;
   readonly token: string;
+  /** The store era its grant belongs to (0 until the first wipe). */
+  readonly era: number;
   /** Logged just before the locked call started waiting. */
   readonly wantAt: number;
   readonly acquiredAt: number;
@@ -50,6 +59,7 @@ export interface LeaderInterval {
   readonly w: number;
   readonly inc: number;
   readonly token: string;
+  readonly era: number;
   readonly start: number;
   end: number;
   endKind: 'false' | 'died' | 'open';
@@ -63,8 +73,10 @@ export interface Window {
 export interface Reconstruction {
   readonly holds: Hold[];
   readonly leaders: LeaderInterval[];
-  /** SIGSTOP windows per incarnation. */
+  /** Frozen windows per incarnation: SIGSTOPs and event-loop blocks (it could not run, nor report). */
   readonly stops: Map<IncarnationKey, Window[]>;
+  /** When each era after the first began (the driver's `era` lines), in order. */
+  readonly eraStarts: number[];
   /** When each incarnation died (driver `exit` line, or the kill fault if earlier). */
   readonly deaths: Map<IncarnationKey, { at: number; killed: boolean; code: number | null; signal: string | null }>;
   /** Waits (want -> acquired, or want -> end of the incarnation) in ms, with where they were. */
@@ -75,11 +87,12 @@ export interface Reconstruction {
 export function reconstruct(workers: readonly WorkerEvent[], driver: readonly DriverEvent[]): Reconstruction {
   const stops = new Map<IncarnationKey, Window[]>();
   const deaths: Reconstruction['deaths'] = new Map();
+  const freeze = (w: number, inc: number, window: Window) => stops.set(incKey(w, inc), [...(stops.get(incKey(w, inc)) ?? []), window]);
+  const eraStarts = driver.flatMap((event) => (event.ev === 'era' ? [event.t] : [])).sort((a, b) => a - b);
+  const eraAt = (t: number) => eraStarts.filter((start) => start <= t).length;
   for (const event of driver) {
-    if (event.ev === 'fault' && event.kind === 'stop-worker' && event.w !== undefined && event.inc !== undefined) {
-      const key = incKey(event.w, event.inc);
-      stops.set(key, [...(stops.get(key) ?? []), { start: event.start, end: event.end }]);
-    }
+    const frozen = event.ev === 'fault' && (event.kind === 'stop-worker' || event.kind === 'block-worker');
+    if (frozen && event.w !== undefined && event.inc !== undefined) freeze(event.w, event.inc, { start: event.start, end: event.end });
     if (event.ev === 'fault' && event.kind === 'kill-worker' && event.w !== undefined && event.inc !== undefined) {
       const key = incKey(event.w, event.inc);
       const known = deaths.get(key);
@@ -94,6 +107,8 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
 
   const byIncarnation = new Map<IncarnationKey, WorkerEvent[]>();
   for (const event of workers) {
+    // The blocked process's own account of its block (the driver's fault line may be missing).
+    if (event.ev === 'block') freeze(event.w, event.inc, { start: Number(event.start), end: Number(event.end) });
     const key = incKey(event.w, event.inc);
     const list = byIncarnation.get(key) ?? [];
     list.push(event);
@@ -124,7 +139,7 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
           break;
         case 'acquired':
           closeHold(lastActivity, 'released'); // a grant before the last hold's release line: should not happen
-          hold = { w: event.w, inc: event.inc, token: event.token, wantAt: wantAt ?? event.t, acquiredAt: event.t, end: endOfLife, endKind: 'open', completed: false, exitedCleanly: false, outcomeUnknown: false, recoveries: [], checkpoints: [] };
+          hold = { w: event.w, inc: event.inc, token: event.token, era: eraAt(event.t), wantAt: wantAt ?? event.t, acquiredAt: event.t, end: endOfLife, endKind: 'open', completed: false, exitedCleanly: false, outcomeUnknown: false, recoveries: [], checkpoints: [] };
           holds.push(hold);
           if (wantAt !== undefined) waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: true });
           wantAt = undefined;
@@ -171,7 +186,7 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
           break;
         case 'leader':
           if (event.value && !leader) {
-            leader = { w: event.w, inc: event.inc, token: event.token ?? '-1', start: event.t, end: endOfLife, endKind: 'open' };
+            leader = { w: event.w, inc: event.inc, token: event.token ?? '-1', era: eraAt(event.t), start: event.t, end: endOfLife, endKind: 'open' };
             leaders.push(leader);
           } else if (!event.value && leader) {
             leader.end = event.t;
@@ -195,8 +210,19 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
   }
   holds.sort((a, b) => a.acquiredAt - b.acquiredAt);
   leaders.sort((a, b) => a.start - b.start);
-  return { holds, leaders, stops, deaths, waits, byIncarnation };
+  return { holds, leaders, stops, eraStarts, deaths, waits, byIncarnation };
 }
+
+/** Orders (era, token) pairs: a later era is newer whatever its tokens (they restart after a wipe). */
+export function compareEraTokens(a: { era: number; token: string }, b: { era: number; token: string }): number {
+  if (a.era !== b.era) return a.era < b.era ? -1 : 1;
+  const x = BigInt(a.token);
+  const y = BigInt(b.token);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A token's name, unique over the run: `era:token`. */
+export const eraToken = (era: number, token: string): string => `${era}:${token}`;
 
 /** Whether incarnation `w.inc` was stopped at some moment inside [from, to]. */
 export function stoppedDuring(stops: Map<IncarnationKey, Window[]>, w: number, inc: number, from: number, to: number): boolean {

@@ -1,13 +1,14 @@
 /**
  * Leadership, from every process's `isLeader$` values: never two leaders at once, and leadership
- * tokens only grow. The one excuse is a SIGSTOP of the older leader: a stopped process cannot say
+ * tokens only grow within an era (they restart after a wipe). The one excuse is a frozen older
+ * leader (SIGSTOPped, or its event loop blocked): a frozen process cannot say
  * anything, so it reports false only once it runs again, after its successor took over (that
  * successor's fencing is what protects the work). A leader cut off from ZooKeeper has no excuse:
  * invariant 2 says it reports false before the server can expire its session and anyone else can
  * lead.
  */
 import type { CheckFigures, Violations } from './checker.js';
-import { stoppedDuring, type LeaderInterval, type Reconstruction } from './holds.js';
+import { compareEraTokens, stoppedDuring, type LeaderInterval, type Reconstruction } from './holds.js';
 import { compareTokens } from './recovery-rules.js';
 
 export function checkLeadership(run: Reconstruction, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
@@ -16,7 +17,7 @@ export function checkLeadership(run: Reconstruction, violations: Violations, fig
   let previous: LeaderInterval | undefined;
   const excused = new Set<LeaderInterval>();
   for (const leader of run.leaders) {
-    if (previous) {
+    if (previous && previous.era === leader.era) {
       const order = compareTokens(leader.token, previous.token);
       const sameProcess = leader.w === previous.w && leader.inc === previous.inc;
       // The same process may report the same term again (after reconnecting); anyone else needs a newer one.
@@ -28,7 +29,7 @@ export function checkLeadership(run: Reconstruction, violations: Violations, fig
     open = open.filter((earlier) => earlier.end > leader.start);
     for (const earlier of open) {
       if (earlier.w === leader.w && earlier.inc === leader.inc) continue; // one process, one value at a time
-      const stale = compareTokens(earlier.token, leader.token) <= 0 ? earlier : leader;
+      const stale = compareEraTokens(earlier, leader) <= 0 ? earlier : leader;
       const newer = stale === earlier ? leader : earlier;
       if (stoppedDuring(run.stops, stale.w, stale.inc, stale.start, newer.start)) excused.add(stale);
       else violations['leader-overlap'].push(`${name(earlier)} and ${name(leader)}`);

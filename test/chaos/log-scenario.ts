@@ -35,6 +35,8 @@ export class Scenario {
   readonly driver: DriverEvent[] = [];
   end: RunEnd = { finalCounter: 0, orphans: [] };
   private counter = 0;
+  /** The store's era: store ops logged after `newEra()` carry it. */
+  private era = 0;
 
   static ns(ms: number): number {
     return 1e12 + ms * 1e6;
@@ -46,8 +48,14 @@ export class Scenario {
   }
 
   storeOp(ms: number, op: Omit<StoreOp, 't'>): this {
-    this.store.push({ ...op, t: Scenario.ns(ms) });
+    this.store.push({ ...(this.era > 0 && { era: this.era }), ...op, t: Scenario.ns(ms) });
     return this;
+  }
+
+  /** The wipe fault told the store a new era began at `ms`: later store ops (as built) carry it. */
+  newEra(ms: number): this {
+    this.era++;
+    return this.driverLine(ms, { ev: 'era', era: this.era });
   }
 
   driverLine(ms: number, line: DriverEvent extends infer E ? (E extends unknown ? Omit<E, 't'> : never) : never): this {
@@ -101,8 +109,8 @@ export class Scenario {
     return to === undefined ? this : this.log(w, inc, to, { ev: 'leader', value: false, token });
   }
 
-  input(stuckBoundMs = 30_000): CheckInput {
-    return { workers: this.workers, store: this.store, driver: this.driver, end: { ...this.end, finalCounter: this.end.finalCounter || this.counter }, stuckBoundMs };
+  input(stuckBoundMs = 30_000, sessionTimeoutMs = 2000): CheckInput {
+    return { workers: this.workers, store: this.store, driver: this.driver, end: { ...this.end, finalCounter: this.end.finalCounter || this.counter }, stuckBoundMs, sessionTimeoutMs };
   }
 
   private increment(ms: number, w: number, inc: number, token: string, v: number, kind: 'section' | 'repair', interrupted?: string): void {

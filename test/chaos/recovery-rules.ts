@@ -7,10 +7,16 @@
  * "Entered" needs care: a holder can enter the guarded section (its dirty record is written) and die
  * or lose the lock before its method body logs `enter`. The next holder's repair of it is proof
  * enough, so a hold counts as entered when it logged `enter` or somebody recovered it.
+ *
+ * Eras (the wipe fault): tokens are named `era:token`, and a repair names a section of its own era.
+ * A section interrupted in an era that no later holder of that era entered had its dirty record
+ * erased by the wipe: nobody can repair it, so it is counted (`sectionsWiped`), not a violation, and
+ * its checkpointed increment, when never applied, is counted as lost to the wipe
+ * (`incrementsLostToWipe`): the documented cost of wiping the ensemble's data.
  */
 import type { StoreOp } from './event-log.js';
 import type { CheckFigures, RunEnd, Violations } from './checker.js';
-import type { Hold, Reconstruction } from './holds.js';
+import { compareEraTokens, eraToken, type Hold, type Reconstruction } from './holds.js';
 
 export function checkRecovery(
   run: Reconstruction,
@@ -20,17 +26,18 @@ export function checkRecovery(
   figures: CheckFigures,
   at: (t: number) => string,
 ): void {
-  const holds = [...run.holds].sort((a, b) => compareTokens(a.token, b.token));
-  const byToken = new Map(holds.map((hold) => [hold.token, hold]));
-  const recoveredNames = new Set(holds.flatMap((hold) => hold.recoveries.map((r) => r.interrupted)));
-  const entered = (hold: Hold) => hold.enterAt !== undefined || recoveredNames.has(hold.token);
+  const holds = [...run.holds].sort(compareEraTokens);
+  const key = (hold: Hold) => eraToken(hold.era, hold.token);
+  const byToken = new Map(holds.map((hold) => [key(hold), hold]));
+  const recoveredNames = new Set(holds.flatMap((hold) => hold.recoveries.map((r) => eraToken(hold.era, r.interrupted))));
+  const entered = (hold: Hold) => hold.enterAt !== undefined || recoveredNames.has(key(hold));
   const name = (hold: Hold) => `w${hold.w}.${hold.inc} token ${hold.token}`;
 
   // A repair must name a section that really was interrupted, and an older one.
   for (const hold of holds) {
     for (const recovery of hold.recoveries) {
       figures.recoveryRuns++;
-      const victim = byToken.get(recovery.interrupted);
+      const victim = byToken.get(eraToken(hold.era, recovery.interrupted));
       if (!victim) violations['recovery-spurious'].push(`${name(hold)} repaired token ${recovery.interrupted}, which no holder logged`);
       else if (victim.completed) violations['recovery-spurious'].push(`${name(hold)} repaired ${name(victim)}, whose call had completed`);
       else if (compareTokens(victim.token, hold.token) >= 0) violations['recovery-spurious'].push(`${name(hold)} repaired a newer ${name(victim)}`);
@@ -39,11 +46,17 @@ export function checkRecovery(
 
   // Each interrupted section: repaired by the first later holder that entered, before its work, and by nobody after it.
   const unrepaired = new Set<string>();
+  const wiped = new Set<string>();
+  const lastEra = run.eraStarts.length;
   holds.forEach((victim, index) => {
     if (!entered(victim) || victim.completed || victim.outcomeUnknown) return;
     const nextIndex = holds.findIndex((hold, i) => i > index && entered(hold));
+    if ((nextIndex < 0 && victim.era < lastEra) || (nextIndex >= 0 && holds[nextIndex]!.era !== victim.era)) {
+      wiped.add(key(victim)); // its dirty record went with the wipe
+      return;
+    }
     if (nextIndex < 0) {
-      unrepaired.add(victim.token);
+      unrepaired.add(key(victim));
       return;
     }
     const next = holds[nextIndex]!;
@@ -64,11 +77,12 @@ export function checkRecovery(
     }
   });
   figures.unrepairedAtEnd = unrepaired.size;
+  figures.sectionsWiped = wiped.size;
 
   // The repairs' effects, as the store saw them: at most one applied per interrupted section.
   const writes = store.filter((op) => op.op === 'write' && op.accepted);
   const repairs = new Map<string, number>();
-  for (const op of writes) if (op.kind === 'repair') repairs.set(op.interrupted!, (repairs.get(op.interrupted!) ?? 0) + 1);
+  for (const op of writes) if (op.kind === 'repair') repairs.set(eraToken(op.era ?? 0, op.interrupted!), (repairs.get(eraToken(op.era ?? 0, op.interrupted!)) ?? 0) + 1);
   figures.repairsApplied = writes.filter((op) => op.kind === 'repair').length;
   for (const [victim, count] of repairs) {
     if (count > 1) violations['recovery-duplicate'].push(`the increment of token ${victim} was repaired ${count} times`);
@@ -77,15 +91,20 @@ export function checkRecovery(
   // Every checkpointed increment (from the section's own line, or from what its repairer was handed) is
   // applied exactly once, by that section or by the repair of it.
   const byExpect = new Map(writes.map((op) => [op.expect!, op]));
-  const checkpoints = new Map<string, { token: string; v: number }>();
+  const checkpoints = new Map<string, { era: number; token: string; v: number }>();
   for (const hold of holds) {
-    for (const v of hold.checkpoints) checkpoints.set(`${hold.token}:${v}`, { token: hold.token, v });
-    for (const r of hold.recoveries) if (r.checkpoint !== undefined) checkpoints.set(`${r.interrupted}:${r.checkpoint}`, { token: r.interrupted, v: r.checkpoint });
+    for (const v of hold.checkpoints) checkpoints.set(`${key(hold)}:${v}`, { era: hold.era, token: hold.token, v });
+    for (const r of hold.recoveries) if (r.checkpoint !== undefined) checkpoints.set(`${eraToken(hold.era, r.interrupted)}:${r.checkpoint}`, { era: hold.era, token: r.interrupted, v: r.checkpoint });
   }
-  for (const { token, v } of checkpoints.values()) {
+  for (const { era, token, v } of checkpoints.values()) {
     const write = byExpect.get(v);
-    if (write && ((write.kind === 'section' && write.token === token) || (write.kind === 'repair' && write.interrupted === token))) continue;
-    if (!write && v === end.finalCounter && unrepaired.has(token)) continue; // interrupted last, nobody came after
+    const own = write !== undefined && (write.era ?? 0) === era && ((write.kind === 'section' && write.token === token) || (write.kind === 'repair' && write.interrupted === token));
+    if (own) continue;
+    if (wiped.has(eraToken(era, token))) {
+      figures.incrementsLostToWipe++;
+      continue;
+    }
+    if (!write && v === end.finalCounter && unrepaired.has(eraToken(era, token))) continue; // interrupted last, nobody came after
     violations['lost-increment'].push(
       write
         ? `token ${token} checkpointed ${v}, but ${v} -> ${v + 1} was written by token ${write.token} (${write.kind}${write.interrupted ? ` of ${write.interrupted}` : ''})`
@@ -97,7 +116,7 @@ export function checkRecovery(
     violations.counter.push(`the counter file says ${end.finalCounter}, but the store accepted ${writes.length} increments`);
   }
   const ready = end.lockReady;
-  if (ready?.state === 'dirty' && !unrepaired.has(ready.token)) {
+  if (ready?.state === 'dirty' && !unrepaired.has(eraToken(lastEra, ready.token))) {
     violations['dirty-at-end'].push(`the ready znode is dirty with token ${ready.token}, although a later holder entered`);
   }
 }

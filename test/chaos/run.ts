@@ -4,7 +4,8 @@
  * injected one at a time; then a checker reads every log and verifies the invariants.
  *
  *   node build/test/chaos/run.js [--duration <s>=100] [--seed <n>] [--workers <n>=5]
- *                                [--session-timeout-ms <ms>=2000] [--keep]
+ *                                [--session-timeout-ms <ms>=2000] [--server-ids <ids>=1,2,255]
+ *                                [--faults <kind,...>=all] [--keep]
  *   node build/test/chaos/run.js --recheck <run dir>     (the checker again, on kept logs)
  *
  * Exit code 0 only when every violation count is 0 and every fault kind was injected. The run dir
@@ -35,15 +36,24 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     workers: { type: 'string', default: '5' },
     'session-timeout-ms': { type: 'string', default: '2000' },
+    'server-ids': { type: 'string', default: '1,2,255' },
+    faults: { type: 'string' },
     keep: { type: 'boolean', default: false },
     recheck: { type: 'string' },
   },
 });
 if (args.recheck !== undefined) process.exit(recheck(args.recheck) ? 0 : 1);
+// A subset of the kinds, to look at some faults alone (a run with a subset is no proof of the whole).
+const kinds = args.faults === undefined ? undefined : (args.faults.split(',') as FaultKind[]);
+const unknownKinds = kinds?.filter((kind) => !FAULT_KINDS.includes(kind)) ?? [];
+if (unknownKinds.length > 0) throw new Error(`--faults: unknown kind(s) ${unknownKinds.join(', ')}; the kinds are ${FAULT_KINDS.join(', ')}`);
 const durationS = Number(args.duration);
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 const workers = Number(args.workers);
 const sessionTimeoutMs = Number(args['session-timeout-ms']);
+// 255 by default: that member's sessions have ids starting with `ff` (issue 14, S1).
+const serverIds = args['server-ids'].split(',').map(Number);
+if (serverIds.some((id) => !Number.isInteger(id) || id < 1 || id > 255)) throw new Error(`--server-ids must be ids 1-255 separated by commas, got ${args['server-ids']}`);
 for (const [name, value] of Object.entries({ duration: durationS, seed, workers, 'session-timeout-ms': sessionTimeoutMs })) {
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got ${String(value)}`);
 }
@@ -66,8 +76,8 @@ let pool: WorkerPool | undefined;
 process.on('exit', () => pool?.killAllSync());
 
 async function main(): Promise<boolean> {
-  ensemble = await ZkEnsemble.start({ size: 3, heap: '256m', logLevel: 'WARN' });
-  say(`ensemble up: ${ensemble.connectString}`);
+  ensemble = await ZkEnsemble.start({ serverIds, heap: '256m', logLevel: 'WARN' });
+  say(`ensemble up: ${ensemble.connectString} (server ids ${serverIds.join(', ')})`);
   for (let w = 1; w <= workers; w++) {
     proxies[w] = await Promise.all(ensemble.members.map((member) => TcpProxy.start('127.0.0.1', member.port)));
   }
@@ -86,12 +96,12 @@ async function main(): Promise<boolean> {
   say('workers up');
 
   const rng = new Rng(seed);
-  const injector = new FaultInjector({ ensemble, pool, proxies, sessionTimeoutMs, rng, log: driverLog, say });
+  const injector = new FaultInjector({ ensemble, serverIds, store, pool, proxies, sessionTimeoutMs, rng, log: driverLog, say });
   driverLog.write({ ev: 'phase', name: 'faults' });
   const faultsUntil = Date.now() + durationS * 1000;
   // Rounds over every kind in a shuffled order: every kind is injected at least once, however short the run.
   for (let round = 0; round === 0 || Date.now() < faultsUntil; round++) {
-    for (const kind of rng.shuffle(FAULT_KINDS)) {
+    for (const kind of rng.shuffle(kinds ?? FAULT_KINDS)) {
       if (round > 0 && Date.now() >= faultsUntil) break;
       await sleep(rng.int(2000, 5000));
       respawnDead(pool);
@@ -110,15 +120,15 @@ async function main(): Promise<boolean> {
 
   say('checking the logs');
   const end: RunEnd = { ...endState, finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')) };
-  fs.writeFileSync(path.join(runDir, 'end.json'), JSON.stringify({ end, stuckBoundMs, faults: injector.counts }));
-  const result = checkRunDir(runDir, end, stuckBoundMs);
-  const report: RunReport = { seed, durationS, workers, sessionTimeoutMs, wallClockS: Math.round((Date.now() - started) / 1000), faults: injector.counts, result };
+  fs.writeFileSync(path.join(runDir, 'end.json'), JSON.stringify({ end, stuckBoundMs, faults: injector.counts, kinds }));
+  const result = checkRunDir(runDir, end, stuckBoundMs, sessionTimeoutMs);
+  const report: RunReport = { seed, durationS, workers, sessionTimeoutMs, wallClockS: Math.round((Date.now() - started) / 1000), faults: injector.counts, kinds, result };
   fs.writeFileSync(path.join(runDir, 'figures.json'), `${JSON.stringify(toJson(report), null, 2)}\n`);
   process.stdout.write(`${formatReport(report)}\n`);
   return passed(report);
 }
 
-function checkRunDir(dir: string, end: RunEnd, bound: number): CheckResult {
+function checkRunDir(dir: string, end: RunEnd, bound: number, sessionTimeout: number): CheckResult {
   const workerFiles = fs.readdirSync(dir).filter((file) => /^w\d+\.\d+\.jsonl$/.test(file));
   return check({
     workers: workerFiles.flatMap((file) => readEventLog<WorkerEvent>(path.join(dir, file))),
@@ -126,14 +136,15 @@ function checkRunDir(dir: string, end: RunEnd, bound: number): CheckResult {
     driver: readEventLog<DriverEvent>(path.join(dir, 'driver.jsonl')),
     end,
     stuckBoundMs: bound,
+    sessionTimeoutMs: sessionTimeout,
   });
 }
 
 /** `--recheck <dir>`: the checker again on a kept run dir (after changing the checker, or to read it). */
 function recheck(dir: string): boolean {
-  const saved = JSON.parse(fs.readFileSync(path.join(dir, 'end.json'), 'utf8')) as { end: RunEnd; stuckBoundMs: number; faults: Record<FaultKind, number> };
+  const saved = JSON.parse(fs.readFileSync(path.join(dir, 'end.json'), 'utf8')) as { end: RunEnd; stuckBoundMs: number; faults: Record<FaultKind, number>; kinds?: FaultKind[] };
   const figures = JSON.parse(fs.readFileSync(path.join(dir, 'figures.json'), 'utf8')) as { seed: number; durationS: number; workers: number; sessionTimeoutMs: number; wallClockS: number };
-  const report: RunReport = { ...figures, faults: saved.faults, result: checkRunDir(dir, saved.end, saved.stuckBoundMs) };
+  const report: RunReport = { ...figures, faults: saved.faults, kinds: saved.kinds, result: checkRunDir(dir, saved.end, saved.stuckBoundMs, figures.sessionTimeoutMs) };
   process.stdout.write(`${formatReport(report)}\n`);
   return passed(report);
 }

@@ -142,6 +142,37 @@ export class WorkerPool {
     if (incarnation.alive && incarnation.child.connected) incarnation.child.send({ type: 'linger', ms });
   }
 
+  /** Sends a message to the worker when it can still receive one; false otherwise. */
+  send(incarnation: Incarnation, message: Record<string, unknown>): boolean {
+    if (!incarnation.alive || !incarnation.child.connected) return false;
+    incarnation.child.send(message);
+    return true;
+  }
+
+  /**
+   * The next message of `type` from the worker (listen before sending what it answers); undefined
+   * when none comes within `timeoutMs` or the worker exits first.
+   */
+  nextMessage(incarnation: Incarnation, type: string, timeoutMs: number): Promise<Record<string, unknown> | undefined> {
+    const { child } = incarnation;
+    return new Promise((resolve) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (message.type === type) finish(message);
+      };
+      const finish = (message: Record<string, unknown> | undefined) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message);
+      };
+      const onExit = () => finish(undefined);
+      const timer = setTimeout(onExit, timeoutMs);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      if (!incarnation.alive) finish(undefined);
+    });
+  }
+
   kill(incarnation: Incarnation): void {
     if (!incarnation.alive) return;
     incarnation.killed = true;

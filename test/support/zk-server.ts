@@ -479,22 +479,30 @@ class AddressInUseError extends Error {
 }
 
 // ---------------------------------------------------------------- a quorum of servers
-export interface ZkEnsembleOptions extends ZkServerOptions { size?: number }
+export interface ZkEnsembleOptions extends ZkServerOptions {
+  size?: number;
+  /**
+   * The members' server ids (`myid`), default 1..size. Server id 255 is legal while TTL nodes are
+   * off, and gives its sessions ids starting with `ff` (the server id is their top byte).
+   */
+  serverIds?: number[];
+}
 
 export class ZkEnsemble {
   private constructor(readonly dir: string, readonly members: ZkServer[]) {}
 
   static async start(options: ZkEnsembleOptions = {}): Promise<ZkEnsemble> {
-    const size = options.size ?? 3;
+    const size = options.serverIds?.length ?? options.size ?? 3;
+    const ids = options.serverIds ?? Array.from({ length: size }, (_, i) => i + 1);
     for (let attempt = 1; ; attempt++) {
       const dir = makeTempDir('zk-ensemble-');
       const ports = await freePorts(3 * size); // client, quorum, election per member
       const quorumLines = Array.from({ length: size }, (_, i) =>
-        `server.${i + 1}=127.0.0.1:${ports[3 * i + 1]}:${ports[3 * i + 2]}`);
+        `server.${ids[i]}=127.0.0.1:${ports[3 * i + 1]}:${ports[3 * i + 2]}`);
       const members = Array.from({ length: size }, (_, i) => {
         const memberDir = path.join(dir, `zk${i + 1}`);
         fs.mkdirSync(path.join(memberDir, 'data'), { recursive: true });
-        fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${i + 1}\n`);
+        fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${ids[i]}\n`);
         return ZkServer.member(memberDir, ports[3 * i]!, quorumLines, options);
       });
       const ensemble = new ZkEnsemble(dir, members);
