@@ -28,6 +28,7 @@ export const zkSessionProvider: Provider = {
       auth: options.auth,
       ...(options.acl && { acl: { root: options.root, acl: options.acl } }),
       clientLogLevel: options.clientLogLevel,
+      maxRecordBytes: options.maxRecordBytes,
       logger,
       events,
     });

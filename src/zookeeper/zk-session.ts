@@ -4,6 +4,7 @@ import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
@@ -37,7 +38,16 @@ export interface ZkSessionOptions {
   readonly events?: ZkLockEventSink;
   /** The ACL of every znode created at or below a root (the module's root); see `secure`. */
   readonly acl?: ZnodeAclPolicy;
+  /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
+  readonly maxRecordBytes?: number;
 }
+
+/**
+ * Default bound of one record: half of ZooKeeper's default `jute.maxbuffer` (1 MiB - 1), which
+ * bounds a whole request packet (header, path, ACL, data) and every transaction in the server's
+ * log and snapshots; the half leaves room for those, and znodes meant for coordination hold far less.
+ */
+export const DEFAULT_MAX_RECORD_BYTES = 512 * 1024;
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
 
@@ -59,6 +69,7 @@ export class ZkSession implements ZkSessionClient {
   private replaceTimer: NodeJS.Timeout | undefined;
   private sessionStartedAt = 0;
   private negotiatedTimeoutMs = 0;
+  private readonly maxRecordBytes: number;
 
   constructor(private readonly options: ZkSessionOptions) {
     // The module validates its options in full; used on its own (from JavaScript, say), a missing
@@ -69,6 +80,10 @@ export class ZkSession implements ZkSessionClient {
     for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
       const value = options[field];
       if (!Number.isSafeInteger(value) || value < 1) throw new InvalidOptionsError(field, `expected a positive integer (ms), got ${describeValue(value)}`);
+    }
+    this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {
+      throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);
     }
     this.logger = options.logger ?? SILENT;
     this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
@@ -192,6 +207,7 @@ export class ZkSession implements ZkSessionClient {
    * a create still reach the server after it.
    */
   async create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
+    this.checkRecordSize(path, data);
     const created = await this.send('create', (client) => client.create(path, data, mode));
     try {
       await this.secure(created);
@@ -259,6 +275,11 @@ export class ZkSession implements ZkSessionClient {
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
+    try {
+      this.checkRecordSize(path, data);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.send('setData', (client) => client.setData(path, data, version));
   }
 
@@ -276,6 +297,17 @@ export class ZkSession implements ZkSessionClient {
 
   sync(path: string): Promise<void> {
     return this.send('sync', (client) => client.sync(path));
+  }
+
+  /**
+   * Every record passes here before it is sent. A request over the server's `jute.maxbuffer` is
+   * not refused with an error code: the server drops the connection, so a caller that retries
+   * through connection loss would re-send it after every reconnection, keeping the session
+   * flapping but never expired. Refusing it here, typed, is the only place to stop that.
+   */
+  private checkRecordSize(path: string, data: Buffer | null | undefined): void {
+    const size = data?.length ?? 0;
+    if (size > this.maxRecordBytes) throw new RecordTooLargeError(path, size, this.maxRecordBytes);
   }
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */

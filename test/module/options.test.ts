@@ -53,6 +53,7 @@ describe('resolveZkLockOptions', () => {
     }
     assertInvalid({ ...GOOD, connectTimeoutMs: 0 }, 'connectTimeoutMs');
     assertInvalid({ ...GOOD, drainTimeoutMs: -5 }, 'drainTimeoutMs');
+    for (const maxRecordBytes of [0, -1, 1.5, 2 ** 31, '1024', Number.NaN]) assertInvalid({ ...GOOD, maxRecordBytes }, 'maxRecordBytes');
   });
 
   it('rejects bad auth, log level and identity', () => {
@@ -77,6 +78,8 @@ describe('resolveZkLockOptions', () => {
       { connect: '127.0.0.1:2181', root: '/zk-lock', sessionTimeoutMs: 30_000, connectTimeoutMs: 15_000, auth: [], clientLogLevel: 'silent', drainTimeoutMs: 10_000 },
     );
     assert.match(resolved.identity, /:\d+$/, 'default identity is <hostname>:<pid>');
+    assert.equal(resolved.maxRecordBytes, 512 * 1024, 'records default to 512 KiB, half of jute.maxbuffer');
+    assert.equal(resolveZkLockOptions({ ...GOOD, maxRecordBytes: 4096 }).maxRecordBytes, 4096);
 
     for (const connect of ['zk1:2181,zk2:2181,zk3:2181', '[::1]:2181', '[::1]:2181,127.0.0.1:2182', '127.0.0.1:2181/app',
       'zk1.example.com:2181,zk2.example.com:2181/apps/orders', '10.0.0.1:65535']) {
