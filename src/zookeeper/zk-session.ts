@@ -67,6 +67,10 @@ export class ZkSession implements ZkSessionClient {
   private knownSessionId: string | undefined;
   private consecutiveFailures = 0;
   private replaceTimer: NodeJS.Timeout | undefined;
+  /** Fires a session timeout after the disconnection of a `lost` session: see `abandonUnreachable`. */
+  private abandonTimer: NodeJS.Timeout | undefined;
+  /** Monotonic ms of the first disconnection since the last connection; undefined while connected. */
+  private disconnectedAt: number | undefined;
   private sessionStartedAt = 0;
   private negotiatedTimeoutMs = 0;
   private readonly maxRecordBytes: number;
@@ -193,6 +197,7 @@ export class ZkSession implements ZkSessionClient {
   close(): void {
     if (this.state === 'closed') return;
     clearTimeout(this.replaceTimer);
+    clearTimeout(this.abandonTimer);
     this.lossClock.stop();
     const client = this.client;
     this.client = undefined;
@@ -351,6 +356,8 @@ export class ZkSession implements ZkSessionClient {
     this.connectedOnce = true;
     this.knownSessionId = sessionId;
     this.negotiatedTimeoutMs = client.negotiatedTimeoutMs;
+    this.disconnectedAt = undefined;
+    clearTimeout(this.abandonTimer);
     this.lossClock.connected();
     if (resumed) {
       this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
@@ -363,6 +370,7 @@ export class ZkSession implements ZkSessionClient {
   }
 
   private onDisconnected(): void {
+    this.disconnectedAt ??= performance.now();
     if (!isConnectedState(this.state)) return;
     this.logger.warn(`ZooKeeper connection lost; session 0x${this.knownSessionId} suspended`);
     this.emit('suspended');
@@ -375,6 +383,11 @@ export class ZkSession implements ZkSessionClient {
     this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${reason}): everything it held counts as lost`);
     this.emit('lost');
     const client = this.client;
+    if (client) {
+      const deadline = (this.disconnectedAt ?? performance.now()) + this.timeoutMs();
+      clearTimeout(this.abandonTimer);
+      this.abandonTimer = setTimeout(() => this.abandonUnreachable(client), Math.max(0, deadline - performance.now()));
+    }
     if (client && reason === 'paused') {
       // The process was paused while the C client believed it was connected. One request tells
       // whether the session survived; if it did, say so. If not, the C client reports the
@@ -382,6 +395,7 @@ export class ZkSession implements ZkSessionClient {
       client.exists('/').then(
         () => {
           if (this.client !== client || this.state !== 'lost') return;
+          clearTimeout(this.abandonTimer);
           this.lossClock.connected();
           this.emit('reconnected');
         },
@@ -390,15 +404,41 @@ export class ZkSession implements ZkSessionClient {
     }
   }
 
-  private onHandleClosed(code: number): void {
-    const lived = performance.now() - this.sessionStartedAt;
+  /**
+   * A `lost` session still not connected a full session timeout after its disconnection (Curator's
+   * policy): the server has expired it by now, or will never take it back, e.g. a server restarted
+   * with an empty data directory refuses every client that has seen a later zxid than its own,
+   * and the C client would retry that forever without ever reporting an expiry. Everything the
+   * session held was already given up at `lost`, so nothing is lost by starting afresh.
+   */
+  private abandonUnreachable(client: ZooKeeperClient): void {
+    if (this.client !== client || isConnectedState(this.state) || this.state === 'closed') return;
+    this.logger.warn(
+      `ZooKeeper session 0x${this.knownSessionId} not reconnected within a session timeout (${this.timeoutMs()} ms) ` +
+        'of its disconnection: the server expired it or will not take it back (e.g. restarted with an empty data ' +
+        'directory); closing it and creating a new session',
+    );
     this.client = undefined;
-    this.lossClock.stop();
+    client.close();
+    this.replaceSession();
+  }
+
+  private onHandleClosed(code: number): void {
+    this.client = undefined;
     this.logger.warn(
       code === NATIVE_CLOSE_EXPIRED
         ? `ZooKeeper session 0x${this.knownSessionId} expired; creating a new session`
         : `ZooKeeper handle closed (code ${code}); creating a new session`,
     );
+    this.replaceSession();
+  }
+
+  /** The current handle is gone: announce `expired` and open a new session, with back-off. */
+  private replaceSession(): void {
+    const lived = performance.now() - this.sessionStartedAt;
+    clearTimeout(this.abandonTimer);
+    this.disconnectedAt = undefined;
+    this.lossClock.stop();
     this.emit('expired');
     // A session that lived a while resets the back-off; one that died at once grows it.
     this.consecutiveFailures = lived > 2 * this.options.sessionTimeoutMs ? 0 : this.consecutiveFailures + 1;
