@@ -33,7 +33,13 @@ export const zkSessionProvider: Provider = {
       events,
     });
     await session.connect();
-    if (options.acl) await warnIfRootUnprotected(session, options, logger);
+    try {
+      if (options.acl) await warnIfRootUnprotected(session, options, logger);
+    } catch (error) {
+      // Start-up fails here: nobody will own the session, whose native handle would keep the process alive.
+      session.close();
+      throw error;
+    }
     return session;
   },
   inject: [ZK_LOCK_OPTIONS, ZkLockEventHub],

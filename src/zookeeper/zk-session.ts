@@ -8,6 +8,7 @@ import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
@@ -149,20 +150,27 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /**
-   * Opens the first session and resolves once it is connected. Rejects with
-   * `ConnectTimeoutError` (and closes everything) when no server accepts it in time.
+   * Opens the first session and resolves once it is connected. When no server accepts it within
+   * `connectTimeoutMs`, closes everything (no handle keeps the process alive) and rejects with
+   * `ConnectTimeoutError` saying what reaching each server met; finding that out takes at most
+   * another `min(connectTimeoutMs, 2000)` ms.
    */
   async connect(): Promise<void> {
     if (this.state === 'closed') throw new SessionClosedError('connect');
-    if (!this.client) this.openClient();
+    const { connectString, connectTimeoutMs, sessionTimeoutMs } = this.options;
+    if (!this.client) {
+      this.logger.log(`Connecting to ZooKeeper at ${connectString} (session timeout ${sessionTimeoutMs} ms, connect timeout ${connectTimeoutMs} ms)`);
+      this.openClient();
+    }
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.options.connectTimeoutMs);
+    const timer = setTimeout(() => timeout.abort(), connectTimeoutMs);
     try {
       await this.waitForConnection(timeout.signal);
     } catch (error) {
       if (timeout.signal.aborted && !this.isClosed) {
         this.close();
-        throw new ConnectTimeoutError(this.options.connectString, this.options.connectTimeoutMs);
+        const { summary, cause } = await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
+        throw new ConnectTimeoutError(connectString, connectTimeoutMs, summary, { cause });
       }
       throw error;
     } finally {
