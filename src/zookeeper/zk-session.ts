@@ -221,7 +221,7 @@ export class ZkSession implements ZkSessionClient {
    */
   async create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
     this.checkRecordSize(path, data);
-    const created = await this.send('create', (client) => client.create(path, data, mode));
+    const created = await this.send('create', path, (client) => client.create(path, data, mode));
     try {
       await this.secure(created);
     } catch (error) {
@@ -276,15 +276,15 @@ export class ZkSession implements ZkSessionClient {
   }
 
   getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.send('getChildren', (client) => client.getChildren(path));
+    return this.send('getChildren', path, (client) => client.getChildren(path));
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    return this.send('getData', (client) => client.getData(path, watcher));
+    return this.send('getData', path, (client) => client.getData(path, watcher));
   }
 
   exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
-    return this.send('exists', (client) => client.exists(path, watcher));
+    return this.send('exists', path, (client) => client.exists(path, watcher));
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
@@ -293,23 +293,23 @@ export class ZkSession implements ZkSessionClient {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.send('setData', (client) => client.setData(path, data, version));
+    return this.send('setData', path, (client) => client.setData(path, data, version));
   }
 
   delete(path: string, version?: number): Promise<void> {
-    return this.send('delete', (client) => client.delete(path, version));
+    return this.send('delete', path, (client) => client.delete(path, version));
   }
 
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
-    return this.send('getAcl', (client) => client.getAcl(path));
+    return this.send('getAcl', path, (client) => client.getAcl(path));
   }
 
   setAcl(path: string, acl: readonly ZkAcl[], version?: number): Promise<void> {
-    return this.send('setAcl', (client) => client.setAcl(path, acl, version));
+    return this.send('setAcl', path, (client) => client.setAcl(path, acl, version));
   }
 
   sync(path: string): Promise<void> {
-    return this.send('sync', (client) => client.sync(path));
+    return this.send('sync', path, (client) => client.sync(path));
   }
 
   /**
@@ -324,11 +324,11 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */
-  private send<T>(operation: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
+  private send<T>(operation: string, path: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
     if (this.client) return request(this.client);
-    if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation));
+    if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation, path));
     // Between an expiry and its replacement there is no handle.
-    return Promise.reject(new ZooKeeperError(-112, operation, undefined, 'session being replaced'));
+    return Promise.reject(new ZooKeeperError(-112, operation, path, 'session being replaced'));
   }
 
   /** The timeout the server granted at the last connection (kept while disconnected), else the requested one. */
