@@ -141,7 +141,7 @@ export class ZkSession implements ZkSessionClient {
 
   /**
    * Ms since the server last proved it heard this session (the send time of the latest answered
-   * request, or the connection); undefined without a handle. The C client's pings are invisible
+   * request, or the start of the attempt that connected); undefined without a handle. The C client's pings are invisible
    * here, so on an idle session it grows although the session is fine: a diagnostic, not a verdict.
    */
   get lastContactAgoMs(): number | undefined {
