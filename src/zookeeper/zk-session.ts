@@ -141,8 +141,9 @@ export class ZkSession implements ZkSessionClient {
 
   /**
    * Ms since the server last proved it heard this session (the send time of the latest answered
-   * request, or the start of the attempt that connected); undefined without a handle. The C client's pings are invisible
-   * here, so on an idle session it grows although the session is fine: a diagnostic, not a verdict.
+   * request, or the start of the attempt that connected); undefined without a handle. The C
+   * client's pings are invisible here, so on an idle session it grows although the session is
+   * fine: a diagnostic, not a verdict.
    */
   get lastContactAgoMs(): number | undefined {
     const at = this.client?.lastContactAt;
