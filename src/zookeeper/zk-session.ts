@@ -202,6 +202,28 @@ export class ZkSession implements ZkSessionClient {
     });
   }
 
+  /**
+   * Resolves once session `sessionId` is connected again; rejects with `error` (a connection error)
+   * as soon as it is `lost` or replaced, and with `SessionClosedError` when closed.
+   */
+  private waitForReconnection(sessionId: string | undefined, error: ZooKeeperError): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const subscription = this.subject.subscribe({
+        next: ({ state }) => {
+          if (state === 'closed') finish(new SessionClosedError(error.operation, error.path));
+          else if (this.knownSessionId !== sessionId || state === 'lost' || state === 'expired') finish(error);
+          else if (isConnectedState(state)) finish();
+        },
+        complete: () => finish(new SessionClosedError(error.operation, error.path)),
+      });
+      function finish(failure?: unknown) {
+        queueMicrotask(() => subscription.unsubscribe());
+        if (failure) reject(failure);
+        else resolve();
+      }
+    });
+  }
+
   /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. */
   close(): void {
     if (this.state === 'closed') return;
@@ -240,12 +262,15 @@ export class ZkSession implements ZkSessionClient {
    * (a sibling replica securing the same directory, our own earlier attempt whose reply was lost,
    * or another client), we try again on the version we now see: that succeeds only while the ACL
    * lets us administer the node, and leaves it with exactly ours. An ACL that shuts us out ends in
-   * `AclNotAppliedError`. Retries through connection loss; a vanished node needs nothing.
+   * `AclNotAppliedError`. Retries through connection loss while the session may live; once it is
+   * `lost` or replaced, rejects with the connection error (the node may be gone with the session,
+   * and a new session does not own it): the caller's own loop decides. A vanished node needs nothing.
    * (Never `getAcl` to compare: the package's binding crashes the process when getAcl fails.)
    */
   async secure(path: string): Promise<void> {
     const policy = this.options.acl;
     if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
+    const sessionId = this.knownSessionId;
     // A node we just created still has the ACL it was created with (version 0); after a
     // BADVERSION, the version to try is read again (undefined).
     let aclVersion: number | undefined = 0;
@@ -265,7 +290,7 @@ export class ZkSession implements ZkSessionClient {
           continue;
         }
         if (error instanceof ZooKeeperError && error.isConnectionError) {
-          await this.waitForConnection();
+          await this.waitForReconnection(sessionId, error);
           continue;
         }
         if (error instanceof ZooKeeperError) {
