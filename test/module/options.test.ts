@@ -40,6 +40,32 @@ describe('resolveZkLockOptions', () => {
     assertInvalid(null, 'options');
   });
 
+  it('says how to fix a bad connect string', () => {
+    const hints: Array<[string, RegExp]> = [
+      ['zk1:2181;zk2:2181', /servers are separated by commas/],
+      ['zk1:2181 zk2:2181', /servers are separated by commas/],
+      ['a:1,,b:2', /empty server entry.*servers are separated by commas/],
+      ['a:1,', /empty server entry.*servers are separated by commas/],
+      ['zk1', /"zk1" has no port: write host:port, e.g\. "zk1:2181"/],
+      ['127.0.0.1:0', /port must be 1–65535/],
+      ['127.0.0.1:70000', /port must be 1–65535/],
+      ['127.0.0.1:abc', /port must be 1–65535/],
+      ['zk:02181', /port must be 1–65535.*leading zero/],
+      ['::1:2181', /write IPv6 addresses in brackets: \[::1\]:2181/],
+      ['[::1]', /has no port/],
+      ['999.1.1.1:2181', /not an IPv4 address/],
+      ['bad_host!:2181', /not a host name/],
+    ];
+    for (const [connect, hint] of hints) {
+      assert.throws(() => resolveZkLockOptions({ connect }), (error: unknown) => {
+        assert.ok(error instanceof InvalidOptionsError, String(error));
+        assert.equal(error.field, 'connect');
+        assert.match(error.message, hint, `${connect}: ${error.message}`);
+        return true;
+      });
+    }
+  });
+
   it('rejects bad root paths', () => {
     for (const root of ['app', 'app/locks', '/app/', '/', '/.', '/..', '/a/./b', '/a/../b', '//a', '/a//b',
       '/a\u0000b', '/a\u0007', '/a\u007f', '/zookeeper', '/zookeeper/quota', 42, '']) {
