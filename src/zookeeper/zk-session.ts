@@ -8,6 +8,7 @@ import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
@@ -202,28 +203,6 @@ export class ZkSession implements ZkSessionClient {
     });
   }
 
-  /**
-   * Resolves once session `sessionId` is connected again; rejects with `error` (a connection error)
-   * as soon as it is `lost` or replaced, and with `SessionClosedError` when closed.
-   */
-  private waitForReconnection(sessionId: string | undefined, error: ZooKeeperError): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const subscription = this.subject.subscribe({
-        next: ({ state }) => {
-          if (state === 'closed') finish(new SessionClosedError(error.operation, error.path));
-          else if (this.knownSessionId !== sessionId || state === 'lost' || state === 'expired') finish(error);
-          else if (isConnectedState(state)) finish();
-        },
-        complete: () => finish(new SessionClosedError(error.operation, error.path)),
-      });
-      function finish(failure?: unknown) {
-        queueMicrotask(() => subscription.unsubscribe());
-        if (failure) reject(failure);
-        else resolve();
-      }
-    });
-  }
-
   /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. */
   close(): void {
     if (this.state === 'closed') return;
@@ -255,50 +234,9 @@ export class ZkSession implements ZkSessionClient {
     return created;
   }
 
-  /**
-   * Gives `path` the policy's ACL when it lies at or below the policy's root (else does nothing).
-   * The `zookeeper` package always creates with the open ACL, so every create of ours is followed
-   * by this setAcl, conditional on the node's ACL version. When someone changed the ACL in between
-   * (a sibling replica securing the same directory, our own earlier attempt whose reply was lost,
-   * or another client), we try again on the version we now see: that succeeds only while the ACL
-   * lets us administer the node, and leaves it with exactly ours. An ACL that shuts us out ends in
-   * `AclNotAppliedError`. Retries through connection loss while the session may live; once it is
-   * `lost` or replaced, rejects with the connection error (the node may be gone with the session,
-   * and a new session does not own it): the caller's own loop decides. A vanished node needs nothing.
-   * (Never `getAcl` to compare: the package's binding crashes the process when getAcl fails.)
-   */
-  async secure(path: string): Promise<void> {
-    const policy = this.options.acl;
-    if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
-    const sessionId = this.knownSessionId;
-    // A node we just created still has the ACL it was created with (version 0); after a
-    // BADVERSION, the version to try is read again (undefined).
-    let aclVersion: number | undefined = 0;
-    for (;;) {
-      try {
-        if (aclVersion === undefined) {
-          const stat = await this.exists(path);
-          if (!stat) return;
-          aclVersion = stat.aversion;
-        }
-        await this.setAcl(path, policy.acl, aclVersion);
-        return;
-      } catch (error) {
-        if (ZooKeeperError.is(error, 'NONODE')) return;
-        if (ZooKeeperError.is(error, 'BADVERSION')) {
-          aclVersion = undefined;
-          continue;
-        }
-        if (error instanceof ZooKeeperError && error.isConnectionError) {
-          await this.waitForReconnection(sessionId, error);
-          continue;
-        }
-        if (error instanceof ZooKeeperError) {
-          throw new AclNotAppliedError(path, `setAcl failed with ${error.zkCode}: another client's ACL shuts this session out`, { cause: error });
-        }
-        throw error;
-      }
-    }
+  /** Gives `path` the ACL policy's ACL when it lies under the policy's root: see `applyAclPolicy`. */
+  secure(path: string): Promise<void> {
+    return applyAclPolicy(this, this.options.acl, path);
   }
 
   getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
