@@ -8,6 +8,7 @@ import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
@@ -73,6 +74,9 @@ export class ZkSession implements ZkSessionClient {
   private abandonTimer: NodeJS.Timeout | undefined;
   /** Monotonic ms of the first disconnection since the last connection; undefined while connected. */
   private disconnectedAt: number | undefined;
+  /** The id and password of a session given up by `abandonUnreachable`, to close once a new one connects. */
+  private abandoned: { id: string; password: string } | undefined;
+  private abandonedCloser: AbandonedSessionCloser | undefined;
   private sessionStartedAt = 0;
   private negotiatedTimeoutMs = 0;
   private readonly maxRecordBytes: number;
@@ -208,6 +212,7 @@ export class ZkSession implements ZkSessionClient {
     if (this.state === 'closed') return;
     clearTimeout(this.replaceTimer);
     clearTimeout(this.abandonTimer);
+    this.abandonedCloser?.stop();
     this.lossClock.stop();
     const client = this.client;
     this.client = undefined;
@@ -337,6 +342,7 @@ export class ZkSession implements ZkSessionClient {
     } else {
       this.sessionStartedAt = performance.now();
       this.logger.log(`ZooKeeper session 0x${sessionId} established (timeout ${client.negotiatedTimeoutMs} ms)`);
+      this.closeAbandoned();
       this.emit('connected');
     }
   }
@@ -391,8 +397,27 @@ export class ZkSession implements ZkSessionClient {
         'directory); closing it and creating a new session',
     );
     this.client = undefined;
+    if (this.knownSessionId) this.abandoned = { id: this.knownSessionId, password: client.sessionPassword };
     client.close();
     this.replaceSession();
+  }
+
+  /** The ensemble answers again (a new session connected): end the abandoned session, see `AbandonedSessionCloser`. */
+  private closeAbandoned(): void {
+    const abandoned = this.abandoned;
+    this.abandoned = undefined;
+    if (!abandoned || this.abandonedCloser) return;
+    const { connectString, sessionTimeoutMs, clientLogLevel } = this.options;
+    this.abandonedCloser = new AbandonedSessionCloser(
+      { connectString, sessionTimeoutMs, clientLogLevel },
+      abandoned.id,
+      abandoned.password,
+      this.timeoutMs(),
+      (outcome) => {
+        this.abandonedCloser = undefined;
+        if (outcome === 'closed') this.logger.log(`Abandoned ZooKeeper session 0x${abandoned.id} closed: its ephemeral nodes are gone`);
+      },
+    );
   }
 
   private onHandleClosed(code: number): void {

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';
 import { randomRoot, SessionPool, StateRecorder } from '../fixtures/session-helpers.js';
 
@@ -46,6 +47,28 @@ describe('ZkSession after a server lost its data', () => {
     await session.create(root);
     await session.create(`${root}/eph`, null, 'ephemeral');
     assert.equal((await session.exists(`${root}/eph`))?.ephemeralOwner, session.sessionId);
+    recorder.stop();
+  });
+
+  // A server that kept its data restores the old session on restart and gives it a fresh timeout:
+  // its ephemeral nodes (our own queue and election nodes, already given up at `lost`) would block
+  // everyone, the new session included, for one more session timeout. It is closed instead.
+  it('closes the abandoned session once the ensemble is back, so that its nodes go at once', async () => {
+    const session = await pool.open({ connectString: server.connectString, sessionTimeoutMs: 8000 });
+    const oldId = session.sessionId!;
+    const root = randomRoot();
+    await session.create(root);
+    await session.create(`${root}/eph`, null, 'ephemeral');
+    const recorder = new StateRecorder(session);
+
+    await server.stop();
+    await recorder.waitFor('expired', 20_000);
+    await server.restart();
+    const connected = await recorder.waitFor('connected', 15_000);
+    assert.notEqual(connected.sessionId, oldId);
+
+    // Well within the 8 s the restored session would otherwise live.
+    await waitFor(async () => (await session.exists(`${root}/eph`)) === null, { timeoutMs: 4000, message: 'the old session\'s node gone' });
     recorder.stop();
   });
 });
