@@ -59,7 +59,8 @@ const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
  * connection state, tells when the server may have expired the session while we could not see
  * it (`lost`, see `SessionLossClock`), and after a real expiry builds a new session (the package's
  * handle is dead by then), re-applies auth, and announces it as `connected`, with back-off between
- * attempts so that a down ensemble causes no tight loop.
+ * attempts so that a down ensemble causes no tight loop. A session still disconnected a full
+ * session timeout after it was lost is given up the same way (`abandonUnreachable`).
  */
 export class ZkSession implements ZkSessionClient {
   private client: ZooKeeperClient | undefined;
