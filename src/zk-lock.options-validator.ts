@@ -87,7 +87,7 @@ function serverEntryProblem(entry: string): string | undefined {
   if (!bracketed && entry.indexOf(':') !== colon) return `"${entry}" is ambiguous: write IPv6 addresses in brackets: [::1]:2181`;
   const host = bracketed ? bracketed[1]! : colon === -1 ? entry : entry.slice(0, colon);
   const port = bracketed ? bracketed[2] : colon === -1 ? undefined : entry.slice(colon + 1);
-  if (port === undefined) return `"${entry}" has no port: write host:port, e.g. "${entry}:2181"`;
+  if (port === undefined) return `"${entry}" is not host:port: it has no port; write e.g. "${entry}:2181"`;
   if (!/^[1-9]\d{0,4}$/.test(port) || Number(port) > 65535) return `port "${port}" of "${entry}": port must be 1–65535, without a leading zero`;
   if (bracketed) return isIPv6(host) ? undefined : `"${host}" in "${entry}" is not an IPv6 address`;
   // All digits and dots is never a DNS name (RFC 1123), so it must be an IPv4 address.

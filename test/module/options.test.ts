@@ -46,7 +46,7 @@ describe('resolveZkLockOptions', () => {
       ['zk1:2181 zk2:2181', /servers are separated by commas/],
       ['a:1,,b:2', /empty server entry.*servers are separated by commas/],
       ['a:1,', /empty server entry.*servers are separated by commas/],
-      ['zk1', /"zk1" has no port: write host:port, e.g\. "zk1:2181"/],
+      ['zk1', /"zk1" is not host:port: it has no port; write e\.g\. "zk1:2181"/],
       ['127.0.0.1:0', /port must be 1–65535/],
       ['127.0.0.1:70000', /port must be 1–65535/],
       ['127.0.0.1:abc', /port must be 1–65535/],
