@@ -5,8 +5,12 @@
  * session timeout, the supervisor closes it and opens a new one (Curator's policy), so that locks
  * and elections carry on: `expired`, then `connected` with a new id.
  */
+import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { LockService } from '../../src/services/lock.service.js';
+import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { startLockApp } from '../lock/lock-test-kit.js';
 import { waitFor } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';
 import { randomRoot, SessionPool, StateRecorder } from '../fixtures/session-helpers.js';
@@ -48,6 +52,27 @@ describe('ZkSession after a server lost its data', () => {
     await session.create(`${root}/eph`, null, 'ephemeral');
     assert.equal((await session.exists(`${root}/eph`))?.ephemeralOwner, session.sessionId);
     recorder.stop();
+  });
+
+  it('lets locks carry on after the replacement (a Nest application on the wiped server)', async () => {
+    const root = randomRoot();
+    const app = await startLockApp({ connect: server.connectString, root, sessionTimeoutMs: 2000 }, []);
+    try {
+      const locks = app.get(LockService);
+      const session = app.get(ZkSession);
+      assert.equal(await locks.withLock('job', () => 'ran'), 'ran');
+      const oldId = session.sessionId;
+      const recorder = new StateRecorder(session);
+
+      await server.restartEmpty();
+      await recorder.waitFor('connected', 15_000);
+      assert.notEqual(session.sessionId, oldId);
+      // The root and the lock's directory are gone with the data: they are made again.
+      assert.equal(await locks.withLock('job', () => 'ran again', { waitMs: 5000 }), 'ran again');
+      recorder.stop();
+    } finally {
+      await app.close();
+    }
   });
 
   // A server that kept its data restores the old session on restart and gives it a fresh timeout:
