@@ -65,6 +65,7 @@ export { ZooKeeperError, type ZooKeeperErrorName } from './errors/zookeeper.erro
 export { ConnectTimeoutError } from './errors/connect-timeout.error.js';
 export { InvalidOptionsError } from './errors/invalid-options.error.js';
 export { SessionClosedError } from './errors/session-closed.error.js';
+export { RecordTooLargeError } from './errors/record-too-large.error.js';
 export { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 export { LockTimeoutError } from './errors/lock-timeout.error.js';
 export { LockAbortedError } from './errors/lock-aborted.error.js';

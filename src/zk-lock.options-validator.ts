@@ -29,6 +29,7 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
     drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
+    maxRecordBytes: validateInteger('maxRecordBytes', options.maxRecordBytes ?? ZK_LOCK_DEFAULTS.maxRecordBytes, 1, MAX_INT32),
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
   };
@@ -70,14 +71,29 @@ export function validateConnectString(value: unknown): string {
   const chroot = slash === -1 ? '' : validateZnodePath('connect (chroot)', connect.slice(slash));
   const entries = hosts.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
-    const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9_.-]+)):([1-9]\d{0,4})$/.exec(entry);
-    const name = match?.[2];
-    // All digits and dots is never a DNS name (RFC 1123), so it must be an IPv4 address.
-    if (!match || (match[1] !== undefined && !isIPv6(match[1])) || (name !== undefined && /^[\d.]+$/.test(name) && !isIPv4(name)) || Number(match[3]) > 65535) {
-      throw new InvalidOptionsError('connect', `"${entry}" is not host:port (in "${connect}"); write IPv6 addresses in brackets: [::1]:2181`);
-    }
+    const problem = serverEntryProblem(entry);
+    if (problem) throw new InvalidOptionsError('connect', `${problem} (in "${connect}")`);
   }
   return entries.join(',') + chroot;
+}
+
+/** What is wrong with one `host:port` entry of a connect string, said so that the fix is plain; undefined when nothing. */
+function serverEntryProblem(entry: string): string | undefined {
+  const example = 'e.g. "zk1:2181,zk2:2181,zk3:2181"';
+  if (entry === '') return `empty server entry: servers are separated by commas, ${example}`;
+  if (/[\s;|]/.test(entry)) return `"${entry}" holds more than one server: servers are separated by commas, ${example}`;
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(entry);
+  const colon = entry.lastIndexOf(':');
+  if (!bracketed && entry.indexOf(':') !== colon) return `"${entry}" is ambiguous: write IPv6 addresses in brackets: [::1]:2181`;
+  const host = bracketed ? bracketed[1]! : colon === -1 ? entry : entry.slice(0, colon);
+  const port = bracketed ? bracketed[2] : colon === -1 ? undefined : entry.slice(colon + 1);
+  if (port === undefined) return `"${entry}" is not host:port: it has no port; write e.g. "${entry}:2181"`;
+  if (!/^[1-9]\d{0,4}$/.test(port) || Number(port) > 65535) return `port "${port}" of "${entry}": port must be 1–65535, without a leading zero`;
+  if (bracketed) return isIPv6(host) ? undefined : `"${host}" in "${entry}" is not an IPv6 address`;
+  // All digits and dots is never a DNS name (RFC 1123), so it must be an IPv4 address.
+  if (/^[\d.]+$/.test(host)) return isIPv4(host) ? undefined : `"${host}" in "${entry}" is not an IPv4 address`;
+  if (!/^[A-Za-z0-9_.-]+$/.test(host)) return `"${host}" in "${entry}" is not a host name (letters, digits, "-", "_" and "." only)`;
+  return undefined;
 }
 
 /** An absolute znode path: no empty, `.` or `..` segments, no trailing slash, no control characters. */

@@ -30,6 +30,14 @@ export interface ZkLockModuleOptions {
   clientLogLevel?: ClientLogLevel;
   /** Who this process is, stored in its queue nodes and ready records. Default `<hostname>:<pid>`. */
   identity?: string;
+  /**
+   * Largest record (bytes) written into a znode: checkpoints, ready records, identities, anything
+   * passed to a create or setData. Larger writes fail with `RecordTooLargeError` before anything is
+   * sent. Default 524288 (512 KiB), half of ZooKeeper's default `jute.maxbuffer` (1 MiB - 1), which
+   * bounds a whole request: over it the server drops the connection instead of answering. Raise it
+   * only together with `jute.maxbuffer` on every server.
+   */
+  maxRecordBytes?: number;
   /** On shutdown, how long running locked sections may take to finish before their locks are released. Default 10000. */
   drainTimeoutMs?: number;
   /**
@@ -67,6 +75,7 @@ export interface ResolvedZkLockOptions {
   readonly clientLogLevel: ClientLogLevel;
   readonly identity: string;
   readonly drainTimeoutMs: number;
+  readonly maxRecordBytes: number;
   readonly election: Required<Readonly<ZkLockElectionOptions>>;
   /** Whether `election` was given: only then does the default election join without being asked for. */
   readonly electionConfigured: boolean;
@@ -78,5 +87,6 @@ export const ZK_LOCK_DEFAULTS = {
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
   drainTimeoutMs: 10_000,
+  maxRecordBytes: 512 * 1024,
   election: { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate' },
 } as const;

@@ -1,8 +1,14 @@
 import { ZkLockError } from './zk-lock.error.js';
 
-/** The session was closed by its owner (application shutdown); no further requests are possible. */
+/**
+ * The session was closed by its owner (application shutdown); no further requests are possible.
+ * `path` is the znode the refused request was for, when it was for one.
+ */
 export class SessionClosedError extends ZkLockError {
-  constructor(operation: string) {
-    super('ZK_SESSION_CLOSED', `Cannot ${operation}: the ZooKeeper session has been closed`);
+  constructor(
+    readonly operation: string,
+    readonly path?: string,
+  ) {
+    super('ZK_SESSION_CLOSED', `Cannot ${operation}${path === undefined ? '' : ` ${path}`}: the ZooKeeper session has been closed`);
   }
 }

@@ -28,11 +28,18 @@ export const zkSessionProvider: Provider = {
       auth: options.auth,
       ...(options.acl && { acl: { root: options.root, acl: options.acl } }),
       clientLogLevel: options.clientLogLevel,
+      maxRecordBytes: options.maxRecordBytes,
       logger,
       events,
     });
     await session.connect();
-    if (options.acl) await warnIfRootUnprotected(session, options, logger);
+    try {
+      if (options.acl) await warnIfRootUnprotected(session, options, logger);
+    } catch (error) {
+      // Start-up fails here: nobody will own the session, whose native handle would keep the process alive.
+      session.close();
+      throw error;
+    }
     return session;
   },
   inject: [ZK_LOCK_OPTIONS, ZkLockEventHub],

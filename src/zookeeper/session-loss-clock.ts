@@ -8,7 +8,8 @@ export type SessionLossReason = 'disconnected' | 'paused';
  *
  * The server expires a session `timeout` after it last heard from it. Our lower bound for that
  * last contact is the best of:
- * - the send time of the latest request the server answered (`lastContactAt`), and
+ * - the send time of the latest request the server answered, or the start of the connection
+ *   attempt that connected (`lastContactAt`: the handshake was sent after it), and
  * - `aliveAt - 2/3 timeout`: the C client declares the connection dead after 2/3 of the timeout
  *   without hearing from the server, so while it still reported the connection up at `aliveAt`
  *   it had heard from the server within that window (its pings are invisible through the

@@ -8,7 +8,9 @@
  *   the session by now: anything held must be treated as lost, before another client can be
  *   granted it. The session may still come back (`reconnected`).
  * - `reconnected`: the same session is connected again after `suspended` or `lost`.
- * - `expired`: the server expired the session; a new one is being created.
+ * - `expired`: the server expired the session, or it stayed `lost` and disconnected for a full
+ *   session timeout after its disconnection and was given up (a server may never take it back,
+ *   e.g. one restarted with an empty data directory); a new one is being created.
  * - `closed`: closed by its owner; terminal.
  */
 export type SessionState = 'connecting' | 'connected' | 'suspended' | 'lost' | 'reconnected' | 'expired' | 'closed';

@@ -4,9 +4,13 @@ import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { AbandonedSessionCloser } from './abandoned-session.js';
+import { applyAclPolicy } from './acl-policy.js';
+import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
@@ -37,7 +41,16 @@ export interface ZkSessionOptions {
   readonly events?: ZkLockEventSink;
   /** The ACL of every znode created at or below a root (the module's root); see `secure`. */
   readonly acl?: ZnodeAclPolicy;
+  /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
+  readonly maxRecordBytes?: number;
 }
+
+/**
+ * Default bound of one record: half of ZooKeeper's default `jute.maxbuffer` (1 MiB - 1), which
+ * bounds a whole request packet (header, path, ACL, data) and every transaction in the server's
+ * log and snapshots; the half leaves room for those, and znodes meant for coordination hold far less.
+ */
+export const DEFAULT_MAX_RECORD_BYTES = 512 * 1024;
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
 
@@ -46,7 +59,8 @@ const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
  * connection state, tells when the server may have expired the session while we could not see
  * it (`lost`, see `SessionLossClock`), and after a real expiry builds a new session (the package's
  * handle is dead by then), re-applies auth, and announces it as `connected`, with back-off between
- * attempts so that a down ensemble causes no tight loop.
+ * attempts so that a down ensemble causes no tight loop. A session still disconnected a full
+ * session timeout after it was lost is given up the same way (`abandonUnreachable`).
  */
 export class ZkSession implements ZkSessionClient {
   private client: ZooKeeperClient | undefined;
@@ -57,8 +71,16 @@ export class ZkSession implements ZkSessionClient {
   private knownSessionId: string | undefined;
   private consecutiveFailures = 0;
   private replaceTimer: NodeJS.Timeout | undefined;
+  /** Fires a session timeout after the disconnection of a `lost` session: see `abandonUnreachable`. */
+  private abandonTimer: NodeJS.Timeout | undefined;
+  /** Monotonic ms of the first disconnection since the last connection; undefined while connected. */
+  private disconnectedAt: number | undefined;
+  /** The id and password of a session given up by `abandonUnreachable`, to close once a new one connects. */
+  private abandoned: { id: string; password: string } | undefined;
+  private abandonedCloser: AbandonedSessionCloser | undefined;
   private sessionStartedAt = 0;
   private negotiatedTimeoutMs = 0;
+  private readonly maxRecordBytes: number;
 
   constructor(private readonly options: ZkSessionOptions) {
     // The module validates its options in full; used on its own (from JavaScript, say), a missing
@@ -69,6 +91,10 @@ export class ZkSession implements ZkSessionClient {
     for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
       const value = options[field];
       if (!Number.isSafeInteger(value) || value < 1) throw new InvalidOptionsError(field, `expected a positive integer (ms), got ${describeValue(value)}`);
+    }
+    this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {
+      throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);
     }
     this.logger = options.logger ?? SILENT;
     this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
@@ -121,8 +147,9 @@ export class ZkSession implements ZkSessionClient {
 
   /**
    * Ms since the server last proved it heard this session (the send time of the latest answered
-   * request, or the connection); undefined without a handle. The C client's pings are invisible
-   * here, so on an idle session it grows although the session is fine: a diagnostic, not a verdict.
+   * request, or the start of the attempt that connected); undefined without a handle. The C
+   * client's pings are invisible here, so on an idle session it grows although the session is
+   * fine: a diagnostic, not a verdict.
    */
   get lastContactAgoMs(): number | undefined {
     const at = this.client?.lastContactAt;
@@ -130,20 +157,27 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /**
-   * Opens the first session and resolves once it is connected. Rejects with
-   * `ConnectTimeoutError` (and closes everything) when no server accepts it in time.
+   * Opens the first session and resolves once it is connected. When no server accepts it within
+   * `connectTimeoutMs`, closes everything (no handle keeps the process alive) and rejects with
+   * `ConnectTimeoutError` saying what reaching each server met; finding that out takes at most
+   * another `min(connectTimeoutMs, 2000)` ms.
    */
   async connect(): Promise<void> {
     if (this.state === 'closed') throw new SessionClosedError('connect');
-    if (!this.client) this.openClient();
+    const { connectString, connectTimeoutMs, sessionTimeoutMs } = this.options;
+    if (!this.client) {
+      this.logger.log(`Connecting to ZooKeeper at ${connectString} (session timeout ${sessionTimeoutMs} ms, connect timeout ${connectTimeoutMs} ms)`);
+      this.openClient();
+    }
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.options.connectTimeoutMs);
+    const timer = setTimeout(() => timeout.abort(), connectTimeoutMs);
     try {
       await this.waitForConnection(timeout.signal);
     } catch (error) {
       if (timeout.signal.aborted && !this.isClosed) {
         this.close();
-        throw new ConnectTimeoutError(this.options.connectString, this.options.connectTimeoutMs);
+        const { summary, cause } = await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
+        throw new ConnectTimeoutError(connectString, connectTimeoutMs, summary, { cause });
       }
       throw error;
     } finally {
@@ -178,6 +212,8 @@ export class ZkSession implements ZkSessionClient {
   close(): void {
     if (this.state === 'closed') return;
     clearTimeout(this.replaceTimer);
+    clearTimeout(this.abandonTimer);
+    this.abandonedCloser?.stop();
     this.lossClock.stop();
     const client = this.client;
     this.client = undefined;
@@ -192,7 +228,8 @@ export class ZkSession implements ZkSessionClient {
    * a create still reach the server after it.
    */
   async create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
-    const created = await this.send('create', (client) => client.create(path, data, mode));
+    this.checkRecordSize(path, data);
+    const created = await this.send('create', path, (client) => client.create(path, data, mode));
     try {
       await this.secure(created);
     } catch (error) {
@@ -203,87 +240,65 @@ export class ZkSession implements ZkSessionClient {
     return created;
   }
 
-  /**
-   * Gives `path` the policy's ACL when it lies at or below the policy's root (else does nothing).
-   * The `zookeeper` package always creates with the open ACL, so every create of ours is followed
-   * by this setAcl, conditional on the node's ACL version. When someone changed the ACL in between
-   * (a sibling replica securing the same directory, our own earlier attempt whose reply was lost,
-   * or another client), we try again on the version we now see: that succeeds only while the ACL
-   * lets us administer the node, and leaves it with exactly ours. An ACL that shuts us out ends in
-   * `AclNotAppliedError`. Retries through connection loss; a vanished node needs nothing.
-   * (Never `getAcl` to compare: the package's binding crashes the process when getAcl fails.)
-   */
-  async secure(path: string): Promise<void> {
-    const policy = this.options.acl;
-    if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
-    // A node we just created still has the ACL it was created with (version 0); after a
-    // BADVERSION, the version to try is read again (undefined).
-    let aclVersion: number | undefined = 0;
-    for (;;) {
-      try {
-        if (aclVersion === undefined) {
-          const stat = await this.exists(path);
-          if (!stat) return;
-          aclVersion = stat.aversion;
-        }
-        await this.setAcl(path, policy.acl, aclVersion);
-        return;
-      } catch (error) {
-        if (ZooKeeperError.is(error, 'NONODE')) return;
-        if (ZooKeeperError.is(error, 'BADVERSION')) {
-          aclVersion = undefined;
-          continue;
-        }
-        if (error instanceof ZooKeeperError && error.isConnectionError) {
-          await this.waitForConnection();
-          continue;
-        }
-        if (error instanceof ZooKeeperError) {
-          throw new AclNotAppliedError(path, `setAcl failed with ${error.zkCode}: another client's ACL shuts this session out`, { cause: error });
-        }
-        throw error;
-      }
-    }
+  /** Gives `path` the ACL policy's ACL when it lies under the policy's root: see `applyAclPolicy`. */
+  secure(path: string): Promise<void> {
+    return applyAclPolicy(this, this.options.acl, path);
   }
 
   getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.send('getChildren', (client) => client.getChildren(path));
+    return this.send('getChildren', path, (client) => client.getChildren(path));
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    return this.send('getData', (client) => client.getData(path, watcher));
+    return this.send('getData', path, (client) => client.getData(path, watcher));
   }
 
   exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
-    return this.send('exists', (client) => client.exists(path, watcher));
+    return this.send('exists', path, (client) => client.exists(path, watcher));
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
-    return this.send('setData', (client) => client.setData(path, data, version));
+    try {
+      this.checkRecordSize(path, data);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send('setData', path, (client) => client.setData(path, data, version));
   }
 
   delete(path: string, version?: number): Promise<void> {
-    return this.send('delete', (client) => client.delete(path, version));
+    return this.send('delete', path, (client) => client.delete(path, version));
   }
 
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
-    return this.send('getAcl', (client) => client.getAcl(path));
+    return this.send('getAcl', path, (client) => client.getAcl(path));
   }
 
   setAcl(path: string, acl: readonly ZkAcl[], version?: number): Promise<void> {
-    return this.send('setAcl', (client) => client.setAcl(path, acl, version));
+    return this.send('setAcl', path, (client) => client.setAcl(path, acl, version));
   }
 
   sync(path: string): Promise<void> {
-    return this.send('sync', (client) => client.sync(path));
+    return this.send('sync', path, (client) => client.sync(path));
+  }
+
+  /**
+   * Every record passes here before it is sent. A request over the server's `jute.maxbuffer` is
+   * not refused with an error code: the server drops the connection, so a caller that retries
+   * through connection loss would re-send it after every reconnection, keeping the session
+   * flapping but never expired. Refusing it here, typed, is the only place to stop that.
+   */
+  private checkRecordSize(path: string, data: Buffer | null | undefined): void {
+    const size = data?.length ?? 0;
+    if (size > this.maxRecordBytes) throw new RecordTooLargeError(path, size, this.maxRecordBytes);
   }
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */
-  private send<T>(operation: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
+  private send<T>(operation: string, path: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
     if (this.client) return request(this.client);
-    if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation));
+    if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation, path));
     // Between an expiry and its replacement there is no handle.
-    return Promise.reject(new ZooKeeperError(-112, operation, undefined, 'session being replaced'));
+    return Promise.reject(new ZooKeeperError(-112, operation, path, 'session being replaced'));
   }
 
   /** The timeout the server granted at the last connection (kept while disconnected), else the requested one. */
@@ -319,6 +334,8 @@ export class ZkSession implements ZkSessionClient {
     this.connectedOnce = true;
     this.knownSessionId = sessionId;
     this.negotiatedTimeoutMs = client.negotiatedTimeoutMs;
+    this.disconnectedAt = undefined;
+    clearTimeout(this.abandonTimer);
     this.lossClock.connected();
     if (resumed) {
       this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
@@ -326,11 +343,13 @@ export class ZkSession implements ZkSessionClient {
     } else {
       this.sessionStartedAt = performance.now();
       this.logger.log(`ZooKeeper session 0x${sessionId} established (timeout ${client.negotiatedTimeoutMs} ms)`);
+      this.closeAbandoned();
       this.emit('connected');
     }
   }
 
   private onDisconnected(): void {
+    this.disconnectedAt ??= performance.now();
     if (!isConnectedState(this.state)) return;
     this.logger.warn(`ZooKeeper connection lost; session 0x${this.knownSessionId} suspended`);
     this.emit('suspended');
@@ -343,6 +362,11 @@ export class ZkSession implements ZkSessionClient {
     this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${reason}): everything it held counts as lost`);
     this.emit('lost');
     const client = this.client;
+    if (client) {
+      const deadline = (this.disconnectedAt ?? performance.now()) + this.timeoutMs();
+      clearTimeout(this.abandonTimer);
+      this.abandonTimer = setTimeout(() => this.abandonUnreachable(client), Math.max(0, deadline - performance.now()));
+    }
     if (client && reason === 'paused') {
       // The process was paused while the C client believed it was connected. One request tells
       // whether the session survived; if it did, say so. If not, the C client reports the
@@ -350,6 +374,7 @@ export class ZkSession implements ZkSessionClient {
       client.exists('/').then(
         () => {
           if (this.client !== client || this.state !== 'lost') return;
+          clearTimeout(this.abandonTimer);
           this.lossClock.connected();
           this.emit('reconnected');
         },
@@ -358,15 +383,60 @@ export class ZkSession implements ZkSessionClient {
     }
   }
 
-  private onHandleClosed(code: number): void {
-    const lived = performance.now() - this.sessionStartedAt;
+  /**
+   * A `lost` session still not connected a full session timeout after its disconnection (Curator's
+   * policy): the server has expired it by now, or will never take it back, e.g. a server restarted
+   * with an empty data directory refuses every client that has seen a later zxid than its own,
+   * and the C client would retry that forever without ever reporting an expiry. Everything the
+   * session held was already given up at `lost`, so nothing is lost by starting afresh.
+   */
+  private abandonUnreachable(client: ZooKeeperClient): void {
+    if (this.client !== client || isConnectedState(this.state) || this.state === 'closed') return;
+    this.logger.warn(
+      `ZooKeeper session 0x${this.knownSessionId} not reconnected within a session timeout (${this.timeoutMs()} ms) ` +
+        'of its disconnection: the server expired it or will not take it back (e.g. restarted with an empty data ' +
+        'directory); closing it and creating a new session',
+    );
     this.client = undefined;
-    this.lossClock.stop();
+    if (this.knownSessionId) this.abandoned = { id: this.knownSessionId, password: client.sessionPassword };
+    client.close();
+    this.replaceSession();
+  }
+
+  /** The ensemble answers again (a new session connected): end the abandoned session, see `AbandonedSessionCloser`. */
+  private closeAbandoned(): void {
+    const abandoned = this.abandoned;
+    this.abandoned = undefined;
+    if (!abandoned || this.abandonedCloser) return;
+    const { connectString, sessionTimeoutMs, clientLogLevel } = this.options;
+    this.abandonedCloser = new AbandonedSessionCloser(
+      { connectString, sessionTimeoutMs, clientLogLevel },
+      abandoned.id,
+      abandoned.password,
+      this.timeoutMs(),
+      (outcome) => {
+        this.abandonedCloser = undefined;
+        if (outcome === 'closed') this.logger.log(`Abandoned ZooKeeper session 0x${abandoned.id} closed: its ephemeral nodes are gone`);
+      },
+    );
+  }
+
+  private onHandleClosed(code: number): void {
+    this.client = undefined;
     this.logger.warn(
       code === NATIVE_CLOSE_EXPIRED
         ? `ZooKeeper session 0x${this.knownSessionId} expired; creating a new session`
         : `ZooKeeper handle closed (code ${code}); creating a new session`,
     );
+    this.replaceSession();
+  }
+
+  /** The current handle is gone: announce `expired` and open a new session, with back-off. */
+  private replaceSession(): void {
+    const lived = performance.now() - this.sessionStartedAt;
+    clearTimeout(this.abandonTimer);
+    this.disconnectedAt = undefined;
+    this.lossClock.stop();
     this.emit('expired');
     // A session that lived a while resets the back-off; one that died at once grows it.
     this.consecutiveFailures = lived > 2 * this.options.sessionTimeoutMs ? 0 : this.consecutiveFailures + 1;

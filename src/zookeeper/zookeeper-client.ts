@@ -107,14 +107,16 @@ interface TrackedWatch {
  * A typed promise facade over one handle of the `zookeeper` package, i.e. one ZooKeeper
  * session. When that session expires the handle is dead; `ZkSession` replaces it.
  *
- * It records the send time of the latest request the server answered (`lastContactAt`,
- * monotonic ms): the server had heard from this session no earlier than that, which bounds
- * when the server may expire it.
+ * It records the send time of the latest request the server answered, or of the start of the
+ * connection attempt that connected (`lastContactAt`, monotonic ms): the server had heard from
+ * this session no earlier than that, which bounds when the server may expire it.
  */
 export class ZooKeeperClient implements ZkClient {
   private readonly handle: NativeZooKeeper;
   private readonly native: NativeBinding;
   private contactAt = 0;
+  /** When the current connection attempt began: the handle's creation, or the last disconnection. */
+  private attemptAt = performance.now();
   private closedCode: number | undefined;
   private watches = 0;
 
@@ -136,11 +138,17 @@ export class ZooKeeperClient implements ZkClient {
     this.handle = new ZooKeeper(config);
     this.native = this.handle.native;
     this.handle.on('connect', () => {
-      // The server has just accepted (or revived) the session: it heard us moments ago.
-      this.contactAt = performance.now();
+      // The server accepted (or revived) the session when it received the handshake, whose send
+      // time the C client does not tell. The attempt's start precedes it for certain; "now" does
+      // not, when this process stalled after the server answered, and every deadline measured
+      // from it would be late by that stall.
+      this.contactAt = Math.max(this.contactAt, this.attemptAt);
       events.onConnected();
     });
-    this.handle.on('connecting', () => events.onConnecting());
+    this.handle.on('connecting', () => {
+      this.attemptAt = performance.now();
+      events.onConnecting();
+    });
     this.handle.on('close', (_handle, code) => {
       this.closedCode = code;
       events.onClosed(code);
@@ -163,7 +171,7 @@ export class ZooKeeperClient implements ZkClient {
     return this.handle.timeout;
   }
 
-  /** Monotonic ms: the send time of the latest request the server answered. */
+  /** Monotonic ms: the send time of the latest request the server answered, or the start of the attempt that connected. */
   get lastContactAt(): number {
     return this.contactAt;
   }

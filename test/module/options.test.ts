@@ -40,6 +40,32 @@ describe('resolveZkLockOptions', () => {
     assertInvalid(null, 'options');
   });
 
+  it('says how to fix a bad connect string', () => {
+    const hints: Array<[string, RegExp]> = [
+      ['zk1:2181;zk2:2181', /servers are separated by commas/],
+      ['zk1:2181 zk2:2181', /servers are separated by commas/],
+      ['a:1,,b:2', /empty server entry.*servers are separated by commas/],
+      ['a:1,', /empty server entry.*servers are separated by commas/],
+      ['zk1', /"zk1" is not host:port: it has no port; write e\.g\. "zk1:2181"/],
+      ['127.0.0.1:0', /port must be 1–65535/],
+      ['127.0.0.1:70000', /port must be 1–65535/],
+      ['127.0.0.1:abc', /port must be 1–65535/],
+      ['zk:02181', /port must be 1–65535.*leading zero/],
+      ['::1:2181', /write IPv6 addresses in brackets: \[::1\]:2181/],
+      ['[::1]', /has no port/],
+      ['999.1.1.1:2181', /not an IPv4 address/],
+      ['bad_host!:2181', /not a host name/],
+    ];
+    for (const [connect, hint] of hints) {
+      assert.throws(() => resolveZkLockOptions({ connect }), (error: unknown) => {
+        assert.ok(error instanceof InvalidOptionsError, String(error));
+        assert.equal(error.field, 'connect');
+        assert.match(error.message, hint, `${connect}: ${error.message}`);
+        return true;
+      });
+    }
+  });
+
   it('rejects bad root paths', () => {
     for (const root of ['app', 'app/locks', '/app/', '/', '/.', '/..', '/a/./b', '/a/../b', '//a', '/a//b',
       '/a\u0000b', '/a\u0007', '/a\u007f', '/zookeeper', '/zookeeper/quota', 42, '']) {
@@ -53,6 +79,7 @@ describe('resolveZkLockOptions', () => {
     }
     assertInvalid({ ...GOOD, connectTimeoutMs: 0 }, 'connectTimeoutMs');
     assertInvalid({ ...GOOD, drainTimeoutMs: -5 }, 'drainTimeoutMs');
+    for (const maxRecordBytes of [0, -1, 1.5, 2 ** 31, '1024', Number.NaN]) assertInvalid({ ...GOOD, maxRecordBytes }, 'maxRecordBytes');
   });
 
   it('rejects bad auth, log level and identity', () => {
@@ -77,6 +104,8 @@ describe('resolveZkLockOptions', () => {
       { connect: '127.0.0.1:2181', root: '/zk-lock', sessionTimeoutMs: 30_000, connectTimeoutMs: 15_000, auth: [], clientLogLevel: 'silent', drainTimeoutMs: 10_000 },
     );
     assert.match(resolved.identity, /:\d+$/, 'default identity is <hostname>:<pid>');
+    assert.equal(resolved.maxRecordBytes, 512 * 1024, 'records default to 512 KiB, half of jute.maxbuffer');
+    assert.equal(resolveZkLockOptions({ ...GOOD, maxRecordBytes: 4096 }).maxRecordBytes, 4096);
 
     for (const connect of ['zk1:2181,zk2:2181,zk3:2181', '[::1]:2181', '[::1]:2181,127.0.0.1:2182', '127.0.0.1:2181/app',
       'zk1.example.com:2181,zk2.example.com:2181/apps/orders', '10.0.0.1:65535']) {

@@ -199,7 +199,9 @@ describe('ZkSession typed errors', () => {
     await waitFor(async () => (await observer.exists(root)) === null, { timeoutMs: 5000, message: 'the server closed the session' });
     proxy.refuse(false);
     await recorder.waitFor('expired', 5000);
-    const expired = await rejectsWith(duringExpiry!, 'SESSIONEXPIRED', 'exists');
+    // It names the node it was for, as every request error does.
+    const expired = await rejectsWith(duringExpiry!, 'SESSIONEXPIRED', 'exists', root);
+    assert.ok(expired.message.includes(root), expired.message);
     assert.equal(expired.isSessionGone, true);
     assert.equal(expired.isConnectionError, false);
 
@@ -247,7 +249,14 @@ describe('ZkSession typed errors', () => {
     assert.equal(closing.isSessionGone, true);
     const requests = [() => session.create(root), () => session.getData(root), () => session.exists(root), () => session.delete(root), () => session.sync('/')];
     for (const request of requests) {
-      await assert.rejects(request(), (error) => error instanceof SessionClosedError && (error as SessionClosedError).code === 'ZK_SESSION_CLOSED');
+      await assert.rejects(request(), (error) => {
+        assert.ok(error instanceof SessionClosedError, String(error));
+        assert.equal(error.code, 'ZK_SESSION_CLOSED');
+        const path = request === requests.at(-1) ? '/' : root;
+        assert.equal(error.path, path, 'names the node of the request');
+        assert.ok(error.message.includes(`${path}:`), error.message);
+        return true;
+      });
     }
     await assert.rejects(session.connect(), SessionClosedError);
     await assert.rejects(session.waitForConnection(), SessionClosedError);

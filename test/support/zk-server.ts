@@ -318,6 +318,20 @@ export class ZkServer {
     await this.launch(waitReady);
   }
 
+  /**
+   * Stops the server, wipes its data dir (snapshots, transaction logs; an ensemble member keeps its
+   * myid) and starts it again on the same port: a server that lost its disk. It knows no session,
+   * and refuses clients that have seen a later zxid than its own (0).
+   */
+  async restartEmpty({ waitReady = true }: { waitReady?: boolean } = {}): Promise<void> {
+    if (this.disposed) throw new Error('ZkServer.restartEmpty() after dispose()');
+    await this.stop();
+    for (const entry of fs.readdirSync(this.dataDir)) {
+      if (entry !== 'myid') fs.rmSync(path.join(this.dataDir, entry), { recursive: true, force: true });
+    }
+    await this.launch(waitReady);
+  }
+
   fourLetter(cmd: string, timeoutMs = 2000): Promise<string> {
     return fourLetterWord('127.0.0.1', this.port, cmd, timeoutMs);
   }
