@@ -117,14 +117,21 @@ export class LeaderSections {
     }
   }
 
-  /** Waits (at most `timeoutMs`) for running sections to finish. True when none is left. */
+  /**
+   * Waits (at most `timeoutMs`) for running sections to finish. True when none is left. Sections
+   * still running then are given up on (their tenure's signal aborts as the caller hands over):
+   * later drains and `idle` no longer wait for them, or one stuck section would delay every
+   * later hand-over by the whole timeout.
+   */
   async drain(timeoutMs: number): Promise<boolean> {
     if (this.running.size === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
     await Promise.race([Promise.allSettled([...this.running]), timedOut]);
     clearTimeout(timer);
-    return this.running.size === 0;
+    const drained = this.running.size === 0;
+    this.running.clear();
+    return drained;
   }
 
   private laneOf(tenure: LeaderTenure): Lane {
