@@ -19,6 +19,9 @@ export const MAX_CONNECTION_LOSSES = 3;
 export class WriteRetry {
   private losses = 0;
 
+  /** The session the holder's lease lives on: a replaced one ends the retries. */
+  private readonly sessionId: string | undefined;
+
   constructor(
     private readonly session: ZkSessionClient | undefined,
     private readonly path: string,
@@ -26,8 +29,6 @@ export class WriteRetry {
   ) {
     this.sessionId = session?.sessionId;
   }
-
-  private readonly sessionId: string | undefined;
 
   /** Throws the reason the holder's signal aborted with, if it did: its writes must stop. */
   checkHeld(): void {
@@ -49,8 +50,8 @@ export class WriteRetry {
   async again(error: unknown): Promise<boolean> {
     const session = this.session;
     if (!session || !(error instanceof ZooKeeperError && error.isConnectionError)) return false;
+    this.checkHeld(); // the lease's end is the better reason to stop
     if (++this.losses >= MAX_CONNECTION_LOSSES) throw new RepeatedConnectionLossError(this.path, this.losses, error);
-    this.checkHeld();
     try {
       await session.waitForConnection(this.signal);
     } catch (waitError) {
