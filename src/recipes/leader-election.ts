@@ -64,6 +64,11 @@ const rehearsalParticipant: RehearsalParticipant = (session, events) =>
  * (a versioned write marks it done). If the handler throws, leadership is not reported and the
  * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
  * and no other participant could do better with a state nobody can repair. `resign()` stops it.
+ * Leader work the handler calls (`runAsLeader`, `@LeaderOnly`) runs as part of the take-over.
+ *
+ * Leader work: sections run one at a time per leadership; leader work started inside a section
+ * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
+ * leadership's sections (see `LeaderSections`).
  */
 export class LeaderElection implements Election {
   readonly name: string;
