@@ -77,3 +77,4 @@ export { AclNotAppliedError } from './errors/acl-not-applied.error.js';
 export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';
 export { LeadershipLostError } from './errors/leadership-lost.error.js';
 export { ElectionClosedError } from './errors/election-closed.error.js';
+export { RepeatedConnectionLossError } from './errors/repeated-connection-loss.error.js';

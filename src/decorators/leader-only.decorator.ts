@@ -22,7 +22,15 @@ const logger = new Logger('ZkLock');
  * handler repairs it first. On a follower the method does not run: the call resolves undefined
  * (logged at debug). Inside, `leaderService.current()` gives the section (token, signal,
  * `checkpoint()`). The wrapper always returns a promise; it rejects with `LeadershipLostError`
- * when leadership ended while the method ran. LeaderService is injected by Nest (a property
+ * when leadership ended while the method ran.
+ *
+ * Nested calls: called from inside leader work of the same election (another `@LeaderOnly`
+ * method, a `runAsLeader` callback, in the same async call chain) it runs inside that section,
+ * on the same token and ready-state entry, rather than queueing behind its own caller. Called
+ * from the election's recovery handler (`@OnLeaderRecovery`) during a take-over, it runs as part
+ * of the recovery, before leadership is reported: under the new leader's token, with no ready-state
+ * entry of its own, its checkpoints not recorded; if it throws, the recovery fails and is retried.
+ * LeaderService is injected by Nest (a property
  * injection this decorator declares). Composes with `@Cron` / `@Interval` in either order.
  */
 export function LeaderOnly(election?: string): MethodDecorator {
@@ -41,7 +49,8 @@ export function LeaderOnly(election?: string): MethodDecorator {
         return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, 'called on an instance without LeaderService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
       }
       const elected = leaderService.election(election);
-      if (!elected.isLeader) {
+      // Inside a section (or the take-over's recovery) of this election it runs as part of that.
+      if (!elected.isLeader && !elected.inSection) {
         if (!skipping) logger.debug(`${where} skipped (and skipped silently until this process leads): it does not lead election "${elected.name}"`);
         skipping = true;
         return Promise.resolve(undefined);

@@ -12,7 +12,8 @@ export interface OnLeaderRecoveryMetadata {
  * Makes a provider (or controller) method the recovery handler of an election (default: the
  * module's default election). It receives the `InterruptedSection` (holder, token, last
  * checkpoint) of a leader that died mid-section, and runs in the process that leads next, before
- * that process reports leadership; if it throws, it is retried with back-off. Discovered at
+ * that process reports leadership; if it throws, it is retried with back-off. `@LeaderOnly`
+ * methods of the same election that it calls run as part of the recovery (see `LeaderOnly`). Discovered at
  * module init; one handler per election (a second one fails start-up with a `DecoratorMisuseError`).
  */
 export function OnLeaderRecovery(election?: string): MethodDecorator {

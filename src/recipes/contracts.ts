@@ -56,13 +56,21 @@ export interface Election {
   /** In the queue (after `join()`, until `resign()`). */
   readonly isParticipating: boolean;
   readonly hasRecoveryHandler: boolean;
+  /**
+   * The current async call chain runs inside a leader section of this election, or inside the
+   * recovery handler of its take-over: `runAsLeader` then runs as part of that, leading or not.
+   */
+  readonly inSection: boolean;
   /** Identities of all participants, the leader first. */
   participants(): Promise<string[]>;
   join(): void;
   resign(): Promise<void>;
   /** Sets the one recovery handler; returns a function that removes it. */
   onRecovery(handler: RecoveryHandler): () => void;
-  /** Runs `fn` as a guarded leader section if this process leads, else resolves undefined. */
+  /**
+   * Runs `fn` as a guarded leader section if this process leads, else resolves undefined; inside a
+   * section (or the take-over's recovery) of this election, as part of it.
+   */
   runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined>;
   /** Resigns and completes the observables. Final. */
   close(): Promise<void>;

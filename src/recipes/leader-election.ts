@@ -64,6 +64,11 @@ const rehearsalParticipant: RehearsalParticipant = (session, events) =>
  * (a versioned write marks it done). If the handler throws, leadership is not reported and the
  * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
  * and no other participant could do better with a state nobody can repair. `resign()` stops it.
+ * Leader work the handler calls (`runAsLeader`, `@LeaderOnly`) runs as part of the take-over.
+ *
+ * Leader work: sections run one at a time per leadership; leader work started inside a section
+ * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
+ * leadership's sections (see `LeaderSections`).
  */
 export class LeaderElection implements Election {
   readonly name: string;
@@ -189,12 +194,21 @@ export class LeaderElection implements Election {
     return this.work.hasRecoveryHandler;
   }
 
+  /** The current async call chain runs inside a leader section (or the take-over's recovery) of this election. */
+  get inSection(): boolean {
+    return this.work.inSection;
+  }
+
   /**
    * Runs `fn` as a guarded leader section (ready znode dirty while it runs, ready when it returns)
-   * if this process leads, else resolves undefined without running it. Sections of one election
+   * if this process leads, else resolves undefined without running it. Sections of one leadership
    * run one at a time. Rejects with `LeadershipLostError` when leadership ended meanwhile.
+   * Called from inside a section of this election (or from its recovery handler during a
+   * take-over), `fn` runs as part of that section instead (see `LeaderSections`).
    */
   runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+    const joined = this.work.join(fn);
+    if (joined) return joined;
     const tenure = this.tenure;
     if (!tenure || !this.isLeader) return Promise.resolve(undefined);
     return this.work.run(tenure, fn);
@@ -235,7 +249,7 @@ export class LeaderElection implements Election {
   private async hold(entry: QueueEntry<ReadyRead>, signal: AbortSignal): Promise<TermEnd> {
     const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
       report: (tenure, reason) => this.report(tenure, reason),
-      takeOver: (token, ownership) => this.work.takeOver(token, ownership, ownership ? undefined : entry.prefetched),
+      takeOver: (token, ownership, signal) => this.work.takeOver({ token, signal }, ownership, ownership ? undefined : entry.prefetched),
       logger: this.logger,
     });
     this.term = term;

@@ -5,6 +5,7 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import type { SectionHandle } from './contracts.js';
 import type { StandingRead } from './fair-queue.js';
+import { LeaderSections } from './leader-sections.js';
 import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from './ready-state.js';
 import { basenameOf } from './znode-paths.js';
 
@@ -40,7 +41,11 @@ export class LeaderSection {
     return this.tenure.signal;
   }
 
-  /** Records progress (any JSON value); the next leader's recovery handler receives the last one if we die. */
+  /**
+   * Records progress (any JSON value); the next leader's recovery handler receives the last one if
+   * we die. Inside a take-over's recovery (leader work its handler calls) it records nothing: a
+   * recovery that does not finish is run again, from the interrupted leader's own checkpoint.
+   */
   async checkpoint(progress: unknown): Promise<void> {
     if (this.tenure.signal.aborted) throw this.tenure.signal.reason;
     await fenced(this.electionPath, () => this.section.checkpoint(progress));
@@ -49,17 +54,19 @@ export class LeaderSection {
 
 /**
  * The leader's side of the election's ready znode (DESIGN §5): repair and fence on take-over,
- * then run leader work as guarded sections.
+ * then run leader work as guarded sections, scheduled as `LeaderSections` says: one at a time per
+ * tenure, a new tenure never behind an old one, nested calls inside the enclosing section.
  *
- * All sections of one leadership share its token, so they run one at a time: two concurrent
- * sections would each write the one ready record and fail each other's versioned writes.
+ * Leader work that the recovery handler calls (a `@LeaderOnly` method, `runAsLeader`) runs as part
+ * of the take-over: inside the recovery, under the new leader's token and the take-over's signal,
+ * with no ready-state entry of its own (the recovery's versioned write marks it all done, or a
+ * failure leaves the state dirty); its checkpoints record nothing.
  */
 export class LeaderWork {
   private handler: RecoveryHandler | undefined;
-  private tail: Promise<void> = Promise.resolve();
-  private readonly running = new Set<Promise<unknown>>();
-  /** Token of our own leadership under which a section failed and left the state dirty. */
+  /** Token of our own leadership under which a section failed (or was stranded) and left the state dirty. */
   private interruptedToken: bigint | undefined;
+  private readonly sections = new LeaderSections((earlier) => (this.interruptedToken = earlier.token));
 
   constructor(
     private readonly ready: ReadyState,
@@ -87,9 +94,10 @@ export class LeaderWork {
    * then writes our token into the record with a versioned write. That write marks the repair done
    * (it runs once) and fences every earlier leader: a stale leader's pending section write now
    * fails with BADVERSION, and its next section entry sees a newer token. 1 read (+1 write).
+   * `tenure`: the new leader's token, and a signal that aborts when the take-over is in doubt.
    */
-  takeOver(token: bigint, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
-    return this.claim(token, false, ownership, prefetched);
+  takeOver(tenure: LeaderTenure, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
+    return this.claim(tenure, false, ownership, prefetched);
   }
 
   /**
@@ -113,45 +121,35 @@ export class LeaderWork {
 
   /** No leader section is running or waiting to run. */
   get idle(): boolean {
-    return this.running.size === 0;
+    return this.sections.idle;
   }
 
-  /** Runs `fn` as a guarded section under `tenure`, after any earlier section of this process. Undefined if the tenure ended first. */
+  /** The current async call chain runs inside a section (or the take-over's recovery) of this election. */
+  get inSection(): boolean {
+    return this.sections.inSection;
+  }
+
+  /** Runs `fn` as part of the section (or recovery) the current call chain runs in; undefined outside one. */
+  join<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T> | undefined {
+    return this.sections.join(fn);
+  }
+
+  /** Runs `fn` as a guarded section under `tenure`, after any earlier section of this tenure. Undefined if the tenure ended first. */
   run<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((resolve) => (release = resolve));
-    const job = previous.then(async () => {
-      try {
-        if (tenure.signal.aborted) return undefined; // leadership ended while waiting in line
-        return await this.runSection(tenure, fn);
-      } finally {
-        release();
-      }
-    });
-    this.running.add(job);
-    void job.then(
-      () => this.running.delete(job),
-      () => this.running.delete(job),
-    );
-    return job;
+    return this.sections.schedule(tenure, (body) => this.runSection(tenure, body), fn);
   }
 
   /** Waits (at most `timeoutMs`) for running sections to finish. True when none is left. */
-  async drain(timeoutMs: number): Promise<boolean> {
-    if (this.running.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.allSettled([...this.running]), timedOut]);
-    clearTimeout(timer);
-    return this.running.size === 0;
+  drain(timeoutMs: number): Promise<boolean> {
+    return this.sections.drain(timeoutMs);
   }
 
-  private async runSection<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => T | Promise<T>): Promise<T> {
-    const owner = { token: tenure.token, holder: this.identity };
+  private async runSection<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => Promise<T>): Promise<T> {
+    // The tenure's signal ends the section's writes (and their retries) when leadership ends.
+    const owner = { token: tenure.token, holder: this.identity, signal: tenure.signal };
     try {
-      // A section of ours failed earlier in this leadership: repair it before new work.
-      if (this.interruptedToken === tenure.token) await this.claim(tenure.token, true);
+      // A section of ours failed (or was stranded by an earlier tenure) under this token: repair it before new work.
+      if (this.interruptedToken === tenure.token) await this.claim(tenure, true);
       this.interruptedToken = undefined;
       const section = await fenced(this.electionPath, () => this.ready.enter(owner, undefined));
       // Entering rides through a dropped connection; leadership may have ended meanwhile (and be
@@ -176,7 +174,8 @@ export class LeaderWork {
    * right behind it (one round trip for both), and nothing is repaired or written until it passed.
    * `prefetched`, when given, stands for the first read (see `prefetch`).
    */
-  private async claim(token: bigint, force: boolean, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
+  private async claim(tenure: LeaderTenure, force: boolean, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
+    const { token } = tenure;
     const mine = token.toString();
     let recovered: InterruptedSection | undefined;
     for (let read = prefetched; ; read = undefined) {
@@ -196,7 +195,7 @@ export class LeaderWork {
           since: record.since,
           checkpoint: record.checkpoint,
         };
-        await this.recover(section, token);
+        await this.recover(section, tenure);
         recovered = section;
       }
       try {
@@ -209,7 +208,8 @@ export class LeaderWork {
     }
   }
 
-  private async recover(section: InterruptedSection, token: bigint): Promise<void> {
+  private async recover(section: InterruptedSection, tenure: LeaderTenure): Promise<void> {
+    const { token } = tenure;
     const handler = this.handler;
     if (!handler) {
       this.logger.warn(
@@ -219,7 +219,9 @@ export class LeaderWork {
       return;
     }
     try {
-      await handler(section, { token });
+      // Leader work the handler calls joins the recovery (see the class doc).
+      const recovery = new LeaderSection(tenure, recoveryHandle(section), this.electionPath);
+      await this.sections.enclose(tenure, recovery, () => handler(section, { token }));
     } catch (error) {
       this.reportRecovery(section, token, 'failed', { error });
       throw new RecoveryFailedError(this.ready.path, error);
@@ -242,4 +244,12 @@ async function fenced<T>(electionPath: string, step: () => Promise<T>): Promise<
     if (error instanceof LockLostError) throw new LeadershipLostError(electionPath, error.reason);
     throw error;
   }
+}
+
+/**
+ * The section that leader work called by a recovery handler sees: the recovery's write marks the
+ * ready state, so it has no entry or completion of its own, and checkpoints are not recorded.
+ */
+export function recoveryHandle(interrupted: InterruptedSection): SectionHandle {
+  return { recovered: interrupted, checkpoint: async () => undefined, complete: async () => undefined };
 }

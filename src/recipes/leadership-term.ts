@@ -26,9 +26,10 @@ export interface TermHooks {
    * may go out before `ownership` settles; nothing is repaired or written before it passed.
    * `ownership` undefined (the first check): the grant, just now, proved our node ours (the
    * granting listing, or a standby's watch on it that did not fire before the leader's departure),
-   * so whatever was read along with the grant is as fresh as it.
+   * so whatever was read along with the grant is as fresh as it. `signal` aborts when the term
+   * ends or falls in doubt while the take-over runs: leader work its recovery calls must stop.
    */
-  takeOver(token: bigint, ownership: Promise<unknown> | undefined): Promise<unknown>;
+  takeOver(token: bigint, ownership: Promise<unknown> | undefined, signal: AbortSignal): Promise<unknown>;
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
@@ -61,6 +62,8 @@ export class LeadershipTerm {
   private finishing: AbortController | undefined;
   /** The take-over in flight: a new check joins it rather than running recovery a second time. */
   private takingOver: Promise<void> | undefined;
+  /** Aborts the take-over in flight's signal (see `TermHooks.takeOver`). */
+  private takeOverControl: AbortController | undefined;
   private subscription: Subscription | undefined;
   /** True only while `start()` runs: a check now follows straight on the grant. */
   private granted = false;
@@ -124,6 +127,7 @@ export class LeadershipTerm {
     const tenure = this.finishing;
     this.finishing = undefined;
     tenure?.abort(new LeadershipLostError(this.entry.dir, reason));
+    this.stopTakeOver(reason);
   }
 
   /** Ends the term from outside; the node may still be ours. */
@@ -133,6 +137,7 @@ export class LeadershipTerm {
     this.subscription?.unsubscribe();
     this.phase = 'ended';
     this.stopReporting(reason);
+    this.stopTakeOver(reason);
     this.resolveEnded({ reason, nodeMayExist });
   }
 
@@ -170,6 +175,25 @@ export class LeadershipTerm {
     if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
     this.phase = 'doubt';
     this.stopReporting(reason);
+    this.stopTakeOver(reason);
+  }
+
+  /** Tells leader work that a running recovery called that the take-over is over or in doubt. */
+  private stopTakeOver(reason: string): void {
+    const control = this.takeOverControl;
+    this.takeOverControl = undefined;
+    control?.abort(new LeadershipLostError(this.entry.dir, `the take-over was interrupted: ${reason}`));
+  }
+
+  private startTakeOver(ownership: Promise<unknown> | undefined): Promise<void> {
+    const control = (this.takeOverControl = new AbortController());
+    return this.hooks
+      .takeOver(this.entry.token, ownership, control.signal)
+      .then(() => void (this.tookOver = true))
+      .finally(() => {
+        this.takingOver = undefined;
+        if (this.takeOverControl === control) this.takeOverControl = undefined;
+      });
   }
 
   /** Verifies our node (and takes over the ready state once), then reports leadership; given up once superseded. */
@@ -190,10 +214,7 @@ export class LeadershipTerm {
           // The take-over's read of the ready znode came with the grant (sent with the granting
           // listing, or kept fresh by the standby), or goes out right behind the ownership check:
           // one round trip for both on the way to leadership.
-          this.takingOver ??= this.hooks
-            .takeOver(this.entry.token, proven ? undefined : owned)
-            .then(() => void (this.tookOver = true))
-            .finally(() => (this.takingOver = undefined));
+          this.takingOver ??= this.startTakeOver(proven ? undefined : owned);
           await this.takingOver;
           if (attempt.superseded) return;
         }

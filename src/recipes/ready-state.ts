@@ -1,4 +1,3 @@
-import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
@@ -6,6 +5,9 @@ import type { Watcher } from '../zookeeper/types.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import type { StandingRead } from './fair-queue.js';
+import { GuardedSection, sessionGone } from './guarded-section.js';
+import { encode, parseRecord, type ReadyRecord } from './ready-record.js';
+import { WriteRetry } from './write-retry.js';
 import { znodePaths } from './znode-paths.js';
 
 /** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
@@ -32,19 +34,16 @@ export type RecoveryHandler = (interrupted: InterruptedSection, successor: Recov
 export interface SectionOwner {
   readonly token: bigint;
   readonly holder: string;
+  /**
+   * Aborts when the holder's lease (or leadership) ends: every retry of the section's writes stops
+   * then, rejecting with the signal's reason, instead of waiting for a reconnection.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What `read` resolves with: the record and its version, or undefined when no section ever ran. */
 export type ReadyRead = { record: ReadyRecord; version: number } | undefined;
 
-interface ReadyRecord {
-  readonly v: 1;
-  readonly state: 'ready' | 'dirty';
-  readonly token: string;
-  readonly holder: string;
-  readonly since: number;
-  readonly checkpoint?: unknown;
-}
 
 /** The record under a standing watch (see `ReadyState.standby`). */
 interface StandingWatch {
@@ -84,14 +83,17 @@ export class ReadyState {
   /**
    * Enters a guarded section: recovers an interrupted predecessor first (rejecting with
    * `RecoveryFailedError` if the handler throws; the state stays dirty for the next holder),
-   * then marks the state dirty under `owner`. Rides through connection loss on the same session.
+   * then marks the state dirty under `owner`. Rides through connection loss on the same session,
+   * within the bounds of `WriteRetry` (the owner's signal, a replaced session, repeated losses).
    */
   async enter(owner: SectionOwner, recover: RecoveryHandler | undefined): Promise<GuardedSection> {
     const token = owner.token.toString();
-    const sessionId = this.sessionId;
+    const retry = new WriteRetry(this.supervised, this.path, owner.signal);
     let recovered: InterruptedSection | undefined;
     let createUnanswered = false;
     for (;;) {
+      // The lease may have ended while we waited for a reconnection or ran the recovery.
+      retry.checkHeld();
       let creating = false;
       try {
         const current = await this.read();
@@ -117,16 +119,18 @@ export class ReadyState {
             }
           }
           recovered = interrupted;
+          retry.checkHeld(); // the lease may have ended while the handler ran
         }
         const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
         try {
           creating = !current;
           const version = current ? await this.write(record, current.version) : await this.create(record);
-          return new GuardedSection(this, record, version, recovered);
+          return new GuardedSection(this, record, version, recovered, owner.signal);
         } catch (error) {
           // Someone wrote between our read and our write: an older holder that did not know it
           // had lost the lock, or a newer one. Read again and decide by token.
           if (!ZooKeeperError.is(error, 'BADVERSION', 'NODEEXISTS', 'NONODE')) throw error;
+          retry.settled();
         }
       } catch (error) {
         // A dropped connection: look again once the same session is back. A dirty write of ours
@@ -135,7 +139,7 @@ export class ReadyState {
         if (creating && error instanceof ZooKeeperError && error.isConnectionError) createUnanswered = true;
         // As for the section's later writes: the lock (or leadership) went with its session.
         if (error instanceof ZooKeeperError && error.isSessionGone) throw sessionGone(this.path, error);
-        if (!(await this.backOnSameSession(error, sessionId))) throw error;
+        if (!(await retry.again(error))) throw error;
       }
     }
   }
@@ -214,16 +218,17 @@ export class ReadyState {
   /**
    * `write`, tried again when the connection drops before its reply: once the *same* session is
    * back (the one the lock or leadership lives on), the same versioned write goes out again, and
-   * a BADVERSION then tells the caller the first one was applied. A replaced session ends it
-   * (the lock died with the old one). Without a supervised session, the error is the caller's.
+   * a BADVERSION then tells the caller the first one was applied. `WriteRetry` bounds it: the
+   * holder's `signal`, a replaced session (the lock died with the old one), repeated losses.
+   * Without a supervised session, the error is the caller's.
    */
-  async writeThroughConnectionLoss(record: ReadyRecord, version: number): Promise<number> {
-    const sessionId = this.sessionId;
+  async writeThroughConnectionLoss(record: ReadyRecord, version: number, signal?: AbortSignal): Promise<number> {
+    const retry = new WriteRetry(this.supervised, this.path, signal);
     for (;;) {
       try {
         return await this.write(record, version);
       } catch (error) {
-        if (!(await this.backOnSameSession(error, sessionId))) throw error;
+        if (!(await retry.again(error))) throw error;
       }
     }
   }
@@ -237,111 +242,10 @@ export class ReadyState {
     return this.supervised?.sessionId;
   }
 
-  /**
-   * After a failed request: true when it was a connection loss and the same session (the one the
-   * lock or leadership lives on) is connected again, so that the caller may simply try again. A
-   * replaced session ends it: `LockLostError`. Anything else, or no supervised session: false.
-   */
-  private async backOnSameSession(error: unknown, sessionId: string | undefined): Promise<boolean> {
-    const session = this.supervised;
-    if (!session || !(error instanceof ZooKeeperError && error.isConnectionError)) return false;
-    await session.waitForConnection();
-    if (session.sessionId !== sessionId) throw new LockLostError(this.path, 'the session holding the lock expired while its ready state was being written');
-    return true;
-  }
-
   private async create(record: ReadyRecord): Promise<number> {
     await this.client.create(this.path, encode(record), 'persistent');
     return 0;
   }
 }
 
-/** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
-export class GuardedSection {
-  private finished = false;
-  /** Set when a write showed that the section lost the ready state; it can never complete then. */
-  private lost: LockLostError | undefined;
-
-  constructor(
-    private readonly state: ReadyState,
-    private record: ReadyRecord,
-    private version: number,
-    /** The interrupted predecessor that was repaired on entry, if any. */
-    readonly recovered: InterruptedSection | undefined,
-  ) {}
-
-  /** Records progress (any JSON value); a holder that takes over after a crash receives the last one. */
-  async checkpoint(checkpoint: unknown): Promise<void> {
-    if (this.finished) throw new LockLostError(this.state.path, 'the guarded section has already ended');
-    await this.update({ ...this.record, checkpoint });
-  }
-
-  /** Marks the work done: the next holder will not run recovery. */
-  async complete(): Promise<void> {
-    // A section that lost the state (even if its caller swallowed that error) must not report
-    // completion: the next holder has to repair it.
-    if (this.lost) throw this.lost;
-    if (this.finished) return;
-    await this.update({ v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() });
-    this.finished = true;
-  }
-
-  private async update(record: ReadyRecord): Promise<void> {
-    try {
-      try {
-        this.version = await this.state.writeThroughConnectionLoss(record, this.version);
-      } catch (error) {
-        if (!ZooKeeperError.is(error, 'BADVERSION')) throw error;
-        // An earlier write of ours may have been applied although its reply was lost (connection
-        // loss): the record then carries our token at a newer version. Only this section writes
-        // under our token, so that version is ours to continue from; any other token is not.
-        const current = await this.state.read();
-        if (current?.record.token !== this.record.token) throw error;
-        this.version = await this.state.write(record, current.version);
-      }
-      this.record = record;
-    } catch (error) {
-      if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {
-        this.finished = true;
-        throw (this.lost = new LockLostError(this.state.path, 'another holder has written the ready state since this section began'));
-      }
-      // The session the lease lived on is gone (e.g. this process was paused past the session
-      // timeout and writes before it noticed): the lock is lost for certain, whatever the code.
-      if (error instanceof ZooKeeperError && error.isSessionGone) {
-        this.finished = true;
-        throw (this.lost = sessionGone(this.state.path, error));
-      }
-      throw error;
-    }
-  }
-}
-
-function sessionGone(path: string, error: ZooKeeperError): LockLostError {
-  return new LockLostError(path, `the session holding the lock is gone (${error.zkCode})`);
-}
-
-function encode(record: ReadyRecord): Buffer {
-  return Buffer.from(JSON.stringify(record));
-}
-
-function parseRecord(path: string, data: Buffer): ReadyRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(data.toString('utf8'));
-  } catch {
-    throw new CorruptStateError(path, 'not JSON');
-  }
-  const record = value as Partial<ReadyRecord> | null;
-  if (
-    record === null ||
-    typeof record !== 'object' ||
-    (record.state !== 'ready' && record.state !== 'dirty') ||
-    typeof record.token !== 'string' ||
-    !/^\d+$/.test(record.token) ||
-    typeof record.holder !== 'string' ||
-    typeof record.since !== 'number'
-  ) {
-    throw new CorruptStateError(path, 'not a ready-state record');
-  }
-  return record as ReadyRecord;
-}
+export { GuardedSection } from './guarded-section.js';

@@ -109,7 +109,8 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
   /**
    * Runs `fn` as a guarded leader section of the default election (or `election`) if this
    * process leads it, else resolves undefined without running it. Inside, `current()` returns
-   * the section.
+   * the section. Called from inside leader work of the same election (or its recovery handler
+   * during a take-over), `fn` runs as part of that instead (see `LeaderOnly`).
    */
   runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>, election?: string): Promise<T | undefined> {
     return this.election(election).runAsLeader((section) => leaderContext.run(section, () => fn(section)));

@@ -6,7 +6,8 @@ import type { ZkLockEventSink } from '../observability/event-sink.js';
 import type { LeadershipEvent } from '../observability/zk-lock-event.js';
 import type { Election } from '../recipes/contracts.js';
 import type { LeaderElectionLogger } from '../recipes/leader-election.js';
-import { LeaderSection, type LeaderTenure } from '../recipes/leader-work.js';
+import { LeaderSections } from '../recipes/leader-sections.js';
+import { LeaderSection, recoveryHandle, type LeaderTenure } from '../recipes/leader-work.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import type { InterruptedSection, RecoveryHandler } from '../recipes/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
@@ -30,9 +31,11 @@ interface MemoryTenure extends LeaderTenure {
  * `Election` in memory: leadership is whatever the test says (`gain()` / `lose()`, driven through
  * `ZkLockTesting.setLeader`), with `LeaderElection`'s semantics around it: a new leader runs the
  * recovery handler before `isLeader$` emits true when the previous leader was interrupted
- * mid-section; leader sections run one at a time as guarded sections (dirty while running, ready
- * when done, recovered before the next one if one threw); losing leadership aborts their signal
- * and makes them end with `LeadershipLostError`; `resign()` drains them; `close()` is final.
+ * mid-section; leader sections are scheduled by the same `LeaderSections` (one at a time per
+ * leadership, nested calls inside the enclosing section or recovery) as guarded sections (dirty
+ * while running, ready when done, recovered before the next one if one threw); losing leadership
+ * aborts their signal and makes them end with `LeadershipLostError`; `resign()` drains them;
+ * `close()` is final.
  */
 export class MemoryElection implements Election {
   readonly name: string;
@@ -45,8 +48,9 @@ export class MemoryElection implements Election {
   private gaining: Promise<void> | undefined;
   private participating = false;
   private closed = false;
-  private tail: Promise<void> = Promise.resolve();
-  private readonly running = new Set<Promise<unknown>>();
+  /** Aborts when leadership is lost while the take-over (recovery) runs. */
+  private takingOver: AbortController | undefined;
+  private readonly sections = new LeaderSections();
 
   constructor(private readonly options: MemoryElectionOptions) {
     this.name = validateLockName(options.name);
@@ -78,6 +82,10 @@ export class MemoryElection implements Election {
     return this.handler !== undefined;
   }
 
+  get inSection(): boolean {
+    return this.sections.inSection;
+  }
+
   async participants(): Promise<string[]> {
     return this.participating ? [this.options.identity] : [];
   }
@@ -103,24 +111,11 @@ export class MemoryElection implements Election {
   }
 
   runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+    const joined = this.sections.join(fn);
+    if (joined) return joined;
     const tenure = this.tenure;
     if (!tenure) return Promise.resolve(undefined);
-    // One section at a time, as in `LeaderWork`: they share the leadership's ready state.
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((resolve) => (release = resolve));
-    const job = previous.then(async () => {
-      try {
-        if (tenure.signal.aborted) return undefined;
-        return await this.runSection(tenure, fn);
-      } finally {
-        release();
-      }
-    });
-    this.running.add(job);
-    const forget = () => this.running.delete(job);
-    void job.then(forget, forget);
-    return job;
+    return this.sections.schedule(tenure, (body) => this.runSection(tenure, body), fn);
   }
 
   async close(): Promise<void> {
@@ -144,6 +139,7 @@ export class MemoryElection implements Election {
 
   /** Stops reporting leadership: sections' signal aborts with `LeadershipLostError(reason)`. */
   lose(reason: string): void {
+    this.takingOver?.abort(new LeadershipLostError(this.path, `the take-over was interrupted: ${reason}`));
     const tenure = this.tenure;
     if (!tenure) return;
     this.tenure = undefined;
@@ -163,7 +159,12 @@ export class MemoryElection implements Election {
 
   private async takeOver(): Promise<void> {
     const token = this.options.clock.next();
-    await this.ready.claim({ token, holder: this.options.identity }, (interrupted) => this.recover(interrupted, token));
+    const control = (this.takingOver = new AbortController());
+    try {
+      await this.ready.claim({ token, holder: this.options.identity }, (interrupted) => this.recover(interrupted, { token, signal: control.signal }));
+    } finally {
+      this.takingOver = undefined;
+    }
     if (this.closed || this.tenure) return;
     const controller = new AbortController();
     this.tenure = { token, signal: controller.signal, controller };
@@ -172,16 +173,19 @@ export class MemoryElection implements Election {
     this.report({ type: 'leadership.gained', election: this.name, path: this.path, identity: this.options.identity, token });
   }
 
-  private async runSection<T>(tenure: MemoryTenure, fn: (section: LeaderSection) => T | Promise<T>): Promise<T> {
-    // A section of ours that threw left the state dirty: it is recovered before new work.
-    const section = await fenced(this.path, () => this.ready.enter({ token: tenure.token, holder: this.options.identity }, (i) => this.recover(i, tenure.token)));
+  private async runSection<T>(tenure: MemoryTenure, fn: (section: LeaderSection) => Promise<T>): Promise<T> {
+    // A section of ours that threw (or was left by an earlier leadership) left the state dirty: it
+    // is recovered before new work. The tenure's signal ends the section's writes when it ends.
+    const owner = { token: tenure.token, holder: this.options.identity, signal: tenure.signal };
+    const section = await fenced(this.path, () => this.ready.enter(owner, (i) => this.recover(i, tenure)));
     const value = await fn(new LeaderSection(tenure, section, this.path));
     if (tenure.signal.aborted) throw new LeadershipLostError(this.path, 'leadership ended while the section ran');
     await fenced(this.path, () => section.complete());
     return value;
   }
 
-  private async recover(interrupted: InterruptedSection, token: bigint): Promise<void> {
+  private async recover(interrupted: InterruptedSection, tenure: LeaderTenure): Promise<void> {
+    const { token } = tenure;
     const base = { type: 'leadership.recovery', election: this.name, path: this.path, identity: this.options.identity, token, interrupted } as const;
     const handler = this.handler;
     if (!handler) {
@@ -189,7 +193,9 @@ export class MemoryElection implements Election {
       return this.report({ ...base, outcome: 'unhandled' });
     }
     try {
-      await handler(interrupted, { token });
+      // Leader work the handler calls runs as part of the recovery, as in `LeaderWork`.
+      const recovery = new LeaderSection(tenure, recoveryHandle(interrupted), this.path);
+      await this.sections.enclose(tenure, recovery, () => handler(interrupted, { token }));
     } catch (error) {
       this.report({ ...base, outcome: 'failed', error });
       throw error;
@@ -198,11 +204,7 @@ export class MemoryElection implements Election {
   }
 
   private async drain(): Promise<void> {
-    if (this.running.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.drainTimeoutMs)));
-    await Promise.race([Promise.allSettled([...this.running]), timedOut]);
-    clearTimeout(timer);
+    await this.sections.drain(this.options.drainTimeoutMs);
   }
 
   private report(event: LeadershipEvent): void {

@@ -2,6 +2,7 @@ import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import type { SectionHandle } from '../recipes/contracts.js';
 import type { InterruptedSection, RecoveryHandler, SectionOwner } from '../recipes/ready-state.js';
+import { holderGone } from '../recipes/write-retry.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 
 export interface MemoryRecord {
@@ -53,8 +54,9 @@ export class MemoryReadyState {
   /** Enters a guarded section for `owner`: recovers a dirty state first, then marks it dirty under `owner`. */
   async enter(owner: SectionOwner, recover: RecoveryHandler | undefined): Promise<MemorySection> {
     const recovered = await this.recoverIfDirty(owner, recover);
+    if (owner.signal?.aborted) throw holderGone(owner.signal, this.path); // the lease ended during the recovery
     const version = this.write({ state: 'dirty', token: owner.token, holder: owner.holder, since: Date.now() });
-    return new MemorySection(this, version, recovered);
+    return new MemorySection(this, version, recovered, owner.signal);
   }
 
   /** A new leader's take-over: recovers a dirty state first, then marks it ready under `owner`. */
@@ -95,12 +97,14 @@ export class MemoryReadyState {
 /** A guarded section in progress on a `MemoryReadyState`. */
 export class MemorySection implements SectionHandle {
   private finished = false;
-  private lost: LockLostError | undefined;
+  private lost: Error | undefined;
 
   constructor(
     private readonly state: MemoryReadyState,
     private version: number,
     readonly recovered: InterruptedSection | undefined,
+    /** The owner's lease (or tenure) signal: once it aborts, the section writes nothing more (as `GuardedSection`). */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async checkpoint(progress: unknown): Promise<void> {
@@ -116,6 +120,10 @@ export class MemorySection implements SectionHandle {
   }
 
   private write(change: (record: MemoryRecord) => MemoryRecord): void {
+    if (this.signal?.aborted) {
+      this.finished = true;
+      throw (this.lost = holderGone(this.signal, this.state.path));
+    }
     try {
       this.version = this.state.update(this.version, change);
     } catch (error) {

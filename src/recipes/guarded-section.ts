@@ -1,0 +1,83 @@
+import { LockLostError } from '../errors/lock-lost.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import type { InterruptedSection, ReadyState } from './ready-state.js';
+import type { ReadyRecord } from './ready-record.js';
+import { holderGone } from './write-retry.js';
+
+/** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
+export class GuardedSection {
+  private finished = false;
+  /** Set when a write showed that the section lost the ready state (or its lease ended); it can never complete then. */
+  private lost: Error | undefined;
+
+  constructor(
+    private readonly state: ReadyState,
+    private record: ReadyRecord,
+    private version: number,
+    /** The interrupted predecessor that was repaired on entry, if any. */
+    readonly recovered: InterruptedSection | undefined,
+    /** The owner's lease (or tenure) signal: once it aborts, this section writes nothing more. */
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Records progress (any JSON value); a holder that takes over after a crash receives the last one. */
+  async checkpoint(checkpoint: unknown): Promise<void> {
+    if (this.finished) throw new LockLostError(this.state.path, 'the guarded section has already ended');
+    await this.update({ ...this.record, checkpoint });
+  }
+
+  /** Marks the work done: the next holder will not run recovery. */
+  async complete(): Promise<void> {
+    // A section that lost the state (even if its caller swallowed that error) must not report
+    // completion: the next holder has to repair it.
+    if (this.lost) throw this.lost;
+    if (this.finished) return;
+    await this.update({ v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() });
+    this.finished = true;
+  }
+
+  private async update(record: ReadyRecord): Promise<void> {
+    if (this.signal?.aborted) {
+      // The lease ended: whoever holds next may be writing already, and must find our state dirty.
+      this.finished = true;
+      throw (this.lost = holderGone(this.signal, this.state.path));
+    }
+    try {
+      try {
+        this.version = await this.state.writeThroughConnectionLoss(record, this.version, this.signal);
+      } catch (error) {
+        if (!ZooKeeperError.is(error, 'BADVERSION')) throw error;
+        // An earlier write of ours may have been applied although its reply was lost (connection
+        // loss): the record then carries our token at a newer version. Only this section writes
+        // under our token while our lease lasts (a later tenure of the same leader token starts
+        // after this signal aborted), so that version is ours to continue from; any other is not.
+        const current = await this.state.read();
+        if (current?.record.token !== this.record.token || this.signal?.aborted) throw error;
+        this.version = await this.state.write(record, current.version);
+      }
+      this.record = record;
+    } catch (error) {
+      if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {
+        this.finished = true;
+        throw (this.lost = new LockLostError(this.state.path, 'another holder has written the ready state since this section began'));
+      }
+      // The session the lease lived on is gone (e.g. this process was paused past the session
+      // timeout and writes before it noticed): the lock is lost for certain, whatever the code.
+      if (error instanceof ZooKeeperError && error.isSessionGone) {
+        this.finished = true;
+        throw (this.lost = sessionGone(this.state.path, error));
+      }
+      // The lease ended while the write waited for a reconnection: as above.
+      if (this.signal?.aborted) {
+        this.finished = true;
+        throw (this.lost = holderGone(this.signal, this.state.path));
+      }
+      throw error;
+    }
+  }
+}
+
+/** What a section's write on a session that is gone rejects with: the lock went with it. */
+export function sessionGone(path: string, error: ZooKeeperError): LockLostError {
+  return new LockLostError(path, `the session holding the lock is gone (${error.zkCode})`);
+}
