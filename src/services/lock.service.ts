@@ -205,7 +205,8 @@ export class LockService implements BeforeApplicationShutdown {
       let section: SectionHandle | undefined;
       if (recover) {
         const recovering = new HeldLock(name, lease, undefined);
-        const owner = { token: lease.fencingToken, holder: this.options.identity };
+        // The lease's signal ends the section's retries through connection loss once the lock is lost.
+        const owner = { token: lease.fencingToken, holder: this.options.identity, signal: lease.signal };
         section = await lockContext.run({ owner: this, lock: recovering, pins, parent }, () => this.locks.enterGuarded(name, owner, recover));
         lease.assertHeld(); // lost while recovering: the section must not start either
       }
