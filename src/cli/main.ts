@@ -69,8 +69,11 @@ async function run(command: InspectCommand): Promise<number> {
     // Ctrl-C during a connection attempt or a reading: the user asked to stop, nothing failed.
     if (stop.signal.aborted) return command.watch ? EXIT_OK : 130;
     if (error instanceof ConnectTimeoutError) {
+      // The reason names each server and what reaching it met (refused port, unresolvable host):
+      // the one thing the user needs to tell a typo from a server that is down.
+      const cause = error.reason ? `: ${error.reason}` : '';
       process.stderr.write(
-        `nestjs-zk-lock: could not connect to ZooKeeper at ${command.connect} within ${command.connectTimeoutMs} ms ` +
+        `nestjs-zk-lock: could not connect to ZooKeeper at ${command.connect} within ${command.connectTimeoutMs} ms${cause} ` +
           '(is the address right and a server running there? --connect-timeout sets the bound)\n',
       );
       return EXIT_FAILED;

@@ -5,8 +5,14 @@ import { LeaderService } from '../services/leader.service.js';
 import { copyMetadata, describeMethod, injectOnce, instanceMethod } from './method-decorator.js';
 
 export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
-/** Property under which Nest injects LeaderService into classes that use @LeaderOnly. */
-export const LEADER_SERVICE_PROPERTY = Symbol('nestjs-zk-lock:leader-service');
+/**
+ * Property under which Nest injects LeaderService into classes that use @LeaderOnly or
+ * @OnLeaderRecovery. Nest names the property in its start-up error when LeaderService cannot be
+ * resolved, so its description says what to do.
+ */
+export const LEADER_SERVICE_PROPERTY = Symbol(
+  'LeaderService for @LeaderOnly / @OnLeaderRecovery: import ZkLockModule.forRoot(...) or forRootAsync(...) in the module that provides this class, or in a module it imports (or make ZkLockModule isGlobal)',
+);
 
 export interface LeaderOnlyMetadata {
   /** undefined: the module's default election. */
@@ -30,8 +36,9 @@ const logger = new Logger('ZkLock');
  * from the election's recovery handler (`@OnLeaderRecovery`) during a take-over, it runs as part
  * of the recovery, before leadership is reported: under the new leader's token, with no ready-state
  * entry of its own, its checkpoints not recorded; if it throws, the recovery fails and is retried.
- * LeaderService is injected by Nest (a property
- * injection this decorator declares). Composes with `@Cron` / `@Interval` in either order.
+ * LeaderService is injected by Nest (a property injection this decorator declares), so a class
+ * used without `ZkLockModule` fails at start-up with Nest's missing-dependency error, which names
+ * the class and says to import `ZkLockModule`. Composes with `@Cron` / `@Interval` in either order.
  */
 export function LeaderOnly(election?: string): MethodDecorator {
   if (election !== undefined) validateLockName(election);
@@ -46,7 +53,7 @@ export function LeaderOnly(election?: string): MethodDecorator {
       const leaderService = this?.[LEADER_SERVICE_PROPERTY];
       if (!(leaderService instanceof LeaderService)) {
         // Never run without knowing we lead: called on something Nest did not build (or detached from `this`).
-        return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, 'called on an instance without LeaderService; is the class a provider of a module that can see ZkLockModule, and is `this` bound?'));
+        return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, `called on an instance without LeaderService: import ZkLockModule.forRoot(...) in the module that provides ${where.split('.')[0]}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`));
       }
       const elected = leaderService.election(election);
       // Inside a section (or the take-over's recovery) of this election it runs as part of that.

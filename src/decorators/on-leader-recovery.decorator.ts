@@ -1,5 +1,7 @@
 import { validateLockName } from '../recipes/lock-name.js';
-import { instanceMethod } from './method-decorator.js';
+import { LeaderService } from '../services/leader.service.js';
+import { LEADER_SERVICE_PROPERTY } from './leader-only.decorator.js';
+import { injectOnce, instanceMethod } from './method-decorator.js';
 
 export const ON_LEADER_RECOVERY_METADATA = 'nestjs-zk-lock:on_leader_recovery';
 
@@ -15,11 +17,17 @@ export interface OnLeaderRecoveryMetadata {
  * that process reports leadership; if it throws, it is retried with back-off. `@LeaderOnly`
  * methods of the same election that it calls run as part of the recovery (see `LeaderOnly`). Discovered at
  * module init; one handler per election (a second one fails start-up with a `DecoratorMisuseError`).
+ * The class must see `ZkLockModule` (as for `@LeaderOnly`): without it, start-up fails with Nest's
+ * missing-dependency error naming the class and `ZkLockModule`, rather than the handler never running.
  */
 export function OnLeaderRecovery(election?: string): MethodDecorator {
   if (election !== undefined) validateLockName(election);
   return (target, key, descriptor) => {
     const method = instanceMethod('OnLeaderRecovery', target, key, descriptor, 'static methods cannot be recovery handlers (Nest discovers instance methods)', 'recovery handlers');
+    // Nothing here needs LeaderService at run time (the module's explorer calls the handler), but
+    // without ZkLockModule nothing would ever call it: declaring the injection makes Nest refuse
+    // to start instead, and the property's description says which module to import.
+    injectOnce(LeaderService, target, LEADER_SERVICE_PROPERTY);
     const metadata: OnLeaderRecoveryMetadata = { election };
     Reflect.defineMetadata(ON_LEADER_RECOVERY_METADATA, metadata, method);
     return descriptor;

@@ -20,7 +20,7 @@ export class MemoryBackend implements ZkLockBackend {
     private readonly options: ResolvedZkLockOptions,
     private readonly events: ZkLockEventSink,
   ) {
-    this.locks = new MemoryLocks(options.root, this.clock, events);
+    this.locks = new MemoryLocks(options.root, this.clock, events, options.maxRecordBytes);
   }
 
   /** `LeaderService` asks for each election once; the test may have set up its leadership before. */
@@ -37,6 +37,7 @@ export class MemoryBackend implements ZkLockBackend {
         name,
         identity: this.options.identity,
         drainTimeoutMs: this.options.drainTimeoutMs,
+        maxRecordBytes: this.options.maxRecordBytes,
         clock: this.clock,
         events: this.events,
         logger,

@@ -18,6 +18,8 @@ export interface MemoryElectionOptions {
   readonly name: string;
   readonly identity: string;
   readonly drainTimeoutMs: number;
+  /** Bound of the ready record's size (`maxRecordBytes`), as on ZooKeeper. */
+  readonly maxRecordBytes: number;
   readonly clock: TokenClock;
   readonly events: ZkLockEventSink;
   readonly logger?: LeaderElectionLogger;
@@ -55,7 +57,7 @@ export class MemoryElection implements Election {
   constructor(private readonly options: MemoryElectionOptions) {
     this.name = validateLockName(options.name);
     this.path = znodePaths.electionDir(options.root, options.name);
-    this.ready = new MemoryReadyState(this.path);
+    this.ready = new MemoryReadyState(this.path, options.maxRecordBytes);
   }
 
   get isLeader$(): Observable<boolean> {

@@ -58,6 +58,8 @@ export class MemoryLocks implements LockRecipe {
     private readonly root: string,
     private readonly clock: TokenClock,
     private readonly events: ZkLockEventSink,
+    /** Bound of the ready records' size (`maxRecordBytes`), as on ZooKeeper. */
+    private readonly maxRecordBytes: number,
   ) {}
 
   async acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
@@ -80,7 +82,7 @@ export class MemoryLocks implements LockRecipe {
 
   enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle> {
     const queue = this.queueOf(name);
-    queue.ready ??= new MemoryReadyState(queue.path);
+    queue.ready ??= new MemoryReadyState(queue.path, this.maxRecordBytes);
     return queue.ready.enter(owner, async (interrupted, successor) => {
       try {
         await recover(interrupted, successor);
@@ -113,7 +115,7 @@ export class MemoryLocks implements LockRecipe {
     if (queue.holder) {
       throw new Error(`lock "${name}" is held right now: interrupt() stands for an earlier holder; use loseLock() to make the current holder lose it`);
     }
-    queue.ready ??= new MemoryReadyState(queue.path);
+    queue.ready ??= new MemoryReadyState(queue.path, this.maxRecordBytes);
     return queue.ready.interrupt(this.clock.next(), holder, checkpoint);
   }
 

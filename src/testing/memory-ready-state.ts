@@ -1,6 +1,8 @@
 import { LockLostError } from '../errors/lock-lost.error.js';
+import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import type { SectionHandle } from '../recipes/contracts.js';
+import { encode } from '../recipes/ready-record.js';
 import type { InterruptedSection, RecoveryHandler, SectionOwner } from '../recipes/ready-state.js';
 import { holderGone } from '../recipes/write-retry.js';
 import { znodePaths } from '../recipes/znode-paths.js';
@@ -27,14 +29,20 @@ export class TokenClock {
  * same rules: a section marks the state dirty under its token, checkpoints progress, and marks
  * it ready when it completes; whoever finds it dirty runs the recovery handler first (the state
  * stays dirty if that throws: `RecoveryFailedError`). A version number stands in for the znode
- * version, so that a section whose state was overwritten fails with `LockLostError`.
+ * version, so that a section whose state was overwritten fails with `LockLostError`. A record
+ * whose stored form would exceed `maxRecordBytes` is refused with `RecordTooLargeError`, as the
+ * session refuses it before sending: an oversized checkpoint must fail in unit tests too.
  */
 export class MemoryReadyState {
   readonly path: string;
   private record: MemoryRecord | undefined;
   private version = 0;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    /** The module's `maxRecordBytes`. */
+    private readonly maxRecordBytes: number,
+  ) {
     this.path = znodePaths.ready(dir);
   }
 
@@ -89,6 +97,10 @@ export class MemoryReadyState {
   }
 
   private write(record: MemoryRecord): number {
+    // Measured on the record as `ReadyState` would store it (JSON, token as a string), so that
+    // the same checkpoint is refused here and in production, and nothing is changed when it is.
+    const size = encode({ v: 1, ...record, token: record.token.toString() }).length;
+    if (size > this.maxRecordBytes) throw new RecordTooLargeError(this.path, size, this.maxRecordBytes);
     this.record = record;
     return ++this.version;
   }
@@ -127,6 +139,8 @@ export class MemorySection implements SectionHandle {
     try {
       this.version = this.state.update(this.version, change);
     } catch (error) {
+      // Refused before anything was written (as by the session): the section carries on.
+      if (error instanceof RecordTooLargeError) throw error;
       this.finished = true;
       throw (this.lost = error as LockLostError);
     }

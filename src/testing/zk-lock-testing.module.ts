@@ -23,6 +23,11 @@ export interface ZkLockTestingOptions {
   election?: { name?: string };
   /** How long `resign()` and shutdown wait for running locked calls and leader sections. Default 10000. */
   drainTimeoutMs?: number;
+  /**
+   * Largest ready record (bytes, a checkpoint with its envelope), as `ZkLockModule`'s option: a
+   * larger `checkpoint()` fails with `RecordTooLargeError` here as it would in production. Default 524288.
+   */
+  maxRecordBytes?: number;
 }
 
 /**
@@ -74,8 +79,8 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
 /** `ZkLockModule`'s own validation and defaults, so that bad options fail the same way (`InvalidOptionsError`). */
 function resolveTestingOptions(options: ZkLockTestingOptions): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
-  const { identity, election, drainTimeoutMs } = options;
+  const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
   // The address only satisfies the validator: nothing here ever connects.
-  const resolved = resolveZkLockOptions({ connect: 'in-memory:2181', identity, election, drainTimeoutMs });
+  const resolved = resolveZkLockOptions({ connect: 'in-memory:2181', identity, election, drainTimeoutMs, maxRecordBytes });
   return { ...resolved, connect: 'in-memory (nestjs-zk-lock/testing)' };
 }

@@ -194,10 +194,20 @@ describe('nestjs-zk-lock inspect', () => {
     const elapsed = Date.now() - started;
     assert.equal(run.code, 1);
     assert.match(run.stderr, new RegExp(`could not connect to ZooKeeper at 127\\.0\\.0\\.1:${port} within 800 ms`));
+    // The cause, as the ConnectTimeoutError's reason found it: which server, and what reaching it met.
+    assert.match(run.stderr, new RegExp(`127\\.0\\.0\\.1:${port}: connection refused`));
     assert.equal(run.stdout, '');
     // The bound plus process start-up: no second attempt, no hang on the native handle.
     assert.ok(elapsed < 800 + 5000, `exited after ${elapsed} ms`);
     assert.ok(elapsed >= 800, `gave up after ${elapsed} ms, before the bound`);
+  });
+
+  it('says when the host name cannot be resolved', async () => {
+    const run = await runCli(['inspect', '--connect', 'zk-no-such-host.invalid:2181', '--connect-timeout', '800']);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /could not connect to ZooKeeper at zk-no-such-host\.invalid:2181 within 800 ms/);
+    assert.match(run.stderr, /zk-no-such-host\.invalid:2181: cannot resolve the host name/);
+    assert.equal(run.stdout, '');
   });
 });
 
