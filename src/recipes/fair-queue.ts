@@ -138,7 +138,7 @@ function isRetryable(error: unknown): boolean {
  * granted on that node's deletion without listing again.
  */
 export class FairQueue {
-  /** Look-alike queue nodes found not to be ephemeral: left out of every later look at the queue. */
+  /** Persistent look-alikes of queue nodes (see `isSessionOwned`): left out of every later look at the queue. */
   private readonly foreign = new Set<string>();
 
   constructor(

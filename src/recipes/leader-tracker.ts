@@ -21,7 +21,7 @@ export class LeaderTracker {
   private readonly current = new BehaviorSubject<string | null | undefined>(undefined);
   private observers = 0;
   private generation = 0;
-  /** Names of look-alike queue nodes found not to be ephemeral (see `isSessionOwned`). */
+  /** Names of persistent look-alikes of queue nodes (see `isSessionOwned`). */
   private readonly foreign = new Set<string>();
   private stateSubscription: Subscription | undefined;
 
