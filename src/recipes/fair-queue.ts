@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
+import { QueueNodeNotRemovedError } from '../errors/queue-node-not-removed.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { isConnectedState } from '../zookeeper/session-state.js';
+import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
 import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { backoffDelay } from './backoff.js';
 import { ensurePath } from './ensure-path.js';
 import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
@@ -97,6 +99,8 @@ interface Attempt {
   unknownCreate: string | undefined;
   /** Ends the current wait for the predecessor early (our own node changed). */
   wake: (() => void) | undefined;
+  /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
+  inFlight: Promise<unknown> | undefined;
 }
 
 /** Where one look at the queue left us. */
@@ -107,6 +111,28 @@ type Place =
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How long a stopped `join` waits for a look that is still unanswered before giving up in the background. */
+const IN_FLIGHT_GRACE_MS = 100;
+
+/** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
+function withGrace(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
+}
+
+/** A delete failure after which our node is gone: it was, or its session is. */
+function isGoneWithNode(error: unknown): boolean {
+  return ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError || (error instanceof ZooKeeperError && error.isSessionGone);
+}
+
+/** A delete failure that the same request can get past later: the connection, or the server asking us to slow down. */
+function isWorthRetrying(error: unknown): boolean {
+  return error instanceof ZooKeeperError && (error.isConnectionError || error.zkCode === 'THROTTLEDOP');
+}
 
 /** The entry of a grant: with succession, our node's standing watch goes with it. */
 function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
@@ -122,6 +148,21 @@ function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, 
     };
   }
   return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched, ownNodeWatch };
+}
+
+/** Whoever is told of a failure that no caller is waiting for any more (a delete in the background). */
+export interface QueueLogger {
+  warn(message: string): void;
+}
+
+const WARN_BY_PROCESS: QueueLogger = { warn: (message) => process.emitWarning(message, 'ZkLockWarning') };
+
+/**
+ * The session of a node can no longer be counted on to be alive: its node may be gone with it
+ * (expired, closed, replaced), or it may come back but nobody can say when (`lost`).
+ */
+function sessionEnded(change: SessionStateChange, sessionId: string): boolean {
+  return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
 }
 
 /** A request failure after which the loop should simply look again once connected. */
@@ -144,6 +185,8 @@ export class FairQueue {
   constructor(
     private readonly session: ZkSessionClient,
     private readonly marker: QueueMarker,
+    /** Told of a delete that failed in the background, after `leave` had resolved. */
+    private readonly logger: QueueLogger = WARN_BY_PROCESS,
   ) {}
 
   /**
@@ -153,7 +196,7 @@ export class FairQueue {
    */
   async join<P = unknown>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
     const id = randomUUID();
-    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined };
+    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined, inFlight: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
     let waited = false;
     try {
@@ -162,7 +205,7 @@ export class FairQueue {
         if (!isConnectedState(this.session.state)) await this.session.waitForConnection(control?.signal);
         // Only the predecessor's path outlives this call: parked waiters hold no listing
         // (N waiters holding N listings of N names would cost O(N²) heap).
-        const place = await this.locate(attempt, options, control);
+        const place = await this.unlessStopped(attempt, this.locate(attempt, options, control), control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
         if (place.kind === 'head') return granted(dir, mine, place.token, waited, place.prefetched as Promise<P> | undefined);
@@ -188,19 +231,47 @@ export class FairQueue {
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
-      const { mine, unknownCreate } = attempt;
-      if (mine) {
-        const left = this.leave(mine.path, mine.sessionId).catch(noop);
+      const inFlight = attempt.inFlight;
+      if (inFlight) {
+        // Stopped while a look was unanswered (a create, say): what it made is known only once it
+        // settles, so our place is given up then. A healthy round trip ends within the grace and
+        // the caller finds the queue clean; a reply stuck in a connection that the client has not
+        // declared dead yet (that takes up to 2/3 of the session timeout) must not hold up the
+        // stop: the give-up then finishes in the background.
+        const giveUp = () => this.giveUp(attempt);
+        await withGrace(inFlight.then(giveUp, giveUp), IN_FLIGHT_GRACE_MS);
+      } else {
+        const left = this.giveUp(attempt);
         // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
-        // once the session is back (or gone, taking the node with it): a timeout must not hang.
+        // once the session is back (or gone, taking the node with it): a timeout must not wait.
         if (isConnectedState(this.session.state)) await left;
-      } else if (unknownCreate !== undefined) {
-        void this.removeUnknownCreate(dir, id, unknownCreate);
       }
       throw error;
     } finally {
       control?.dispose();
     }
+  }
+
+  /** `look`, unless `control` stops first: a stop must not wait for a request that is not answered. */
+  private unlessStopped<T>(attempt: Attempt, look: Promise<T>, control: WaitControl | undefined): Promise<T> {
+    if (!control) return look;
+    attempt.inFlight = look;
+    const settled = () => void (attempt.inFlight = undefined);
+    look.then(settled, settled);
+    return new Promise<T>((resolve, reject) => {
+      const stopListening = control.onStop(() => reject(control.reason));
+      if (control.stopped) reject(control.reason);
+      look.then(resolve, reject).finally(stopListening);
+    });
+  }
+
+  /** Gives up our place in the queue, or makes sure that a create whose outcome is unknown leaves nothing. Never rejects. */
+  private async giveUp(attempt: Attempt): Promise<void> {
+    const { mine, unknownCreate, dir, id } = attempt;
+    attempt.mine = undefined;
+    attempt.unknownCreate = undefined;
+    if (mine) await this.leave(mine.path, mine.sessionId).catch((error: unknown) => this.report(error));
+    else if (unknownCreate !== undefined) void this.removeUnknownCreate(dir, id, unknownCreate);
   }
 
   /**
@@ -299,32 +370,95 @@ export class FairQueue {
   }
 
   /**
-   * Deletes our node, retrying through connection loss. Done when the node is gone, including
-   * when its session is: an ephemeral node dies with it.
+   * Deletes our node `path`, made by session `sessionId`, which hands over whatever it stood for.
+   * Resolves once the node is gone, or once that session can no longer be counted on (`lost`,
+   * `expired`, `closed`, or replaced by a new one): an ephemeral node dies with its session, and
+   * release and shutdown must not wait for an unreachable ensemble longer than the session could
+   * live. The delete then goes on in the background for as long as the session may live, so a
+   * `lost` session that comes back (`reconnected`) still deletes its node. Connection errors
+   * (including SESSIONMOVED) are retried on the same session and THROTTLEDOP after a short
+   * back-off; they never reject. A code no retry can fix (NOAUTH) rejects with
+   * `QueueNodeNotRemovedError` (or, once resolved, is logged).
    */
   async leave(path: string, sessionId: string): Promise<void> {
-    for (;;) {
-      if (this.session.sessionId !== sessionId && isConnectedState(this.session.state)) return;
+    // The common case first, with no subscription: connected on the node's session, one delete.
+    if (this.session.sessionId === sessionId && isConnectedState(this.session.state)) {
       try {
         await this.session.delete(path, -1);
         return;
       } catch (error) {
-        if (ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError) return;
-        if (error instanceof ZooKeeperError && error.isSessionGone) return;
-        if (!(error instanceof ZooKeeperError && error.isConnectionError)) throw error;
-        try {
-          await this.session.waitForConnection();
-        } catch {
-          return; // closed: closing the session removed the node
-        }
+        if (isGoneWithNode(error)) return;
+        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
       }
     }
+    return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);
+  }
+
+  /** Retries the delete of `path` for as long as its session may live. */
+  private async deleteThroughOutages(path: string, sessionId: string): Promise<void> {
+    for (let throttled = 0; ; ) {
+      try {
+        await this.session.waitForConnection();
+      } catch (error) {
+        if (error instanceof SessionClosedError) return; // closing the session removed the node
+        throw error;
+      }
+      if (this.session.sessionId !== sessionId) return; // replaced: the node died with its session
+      try {
+        await this.session.delete(path, -1);
+        return;
+      } catch (error) {
+        if (isGoneWithNode(error)) return;
+        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
+        // Throttled: the server asks us to slow down. A connection error that the state does not
+        // show yet: give the state change a moment to land rather than spinning.
+        const throttle = ZooKeeperError.is(error, 'THROTTLEDOP');
+        if (throttle || isConnectedState(this.session.state)) await delay(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
+      }
+    }
+  }
+
+  /** `removal`, or until session `sessionId` ends (see `sessionEnded`); a later failure of `removal` is logged. */
+  private whileSessionLives(removal: Promise<void>, sessionId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let subscription: { unsubscribe(): void } | undefined;
+      const finish = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        subscription?.unsubscribe();
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      removal.then(
+        () => finish(),
+        (error: unknown) => (settled ? this.report(error) : finish(error)),
+      );
+      // state$ replays the current state synchronously, so `finish` may run inside subscribe().
+      subscription = this.session.state$.subscribe({
+        next: (change) => sessionEnded(change, sessionId) && finish(),
+        complete: () => finish(),
+      });
+      if (settled) subscription.unsubscribe();
+    });
+  }
+
+  /** A failure that no caller waits for any more: never dropped silently. */
+  private report(error: unknown): void {
+    this.logger.warn(error instanceof Error ? error.message : String(error));
   }
 
   /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
   private async findOwnNode(dir: string, id: string, sessionId: string): Promise<OwnNode | undefined> {
     let children: string[];
     try {
+      // The server we reconnected to may lag behind the one that took our create: without the
+      // sync, the listing could miss a create that is applied a moment later, and we would create
+      // a second node behind an ephemeral of our own live session, stuck for good. After the sync
+      // (it goes through the leader) the listing shows every create of ours that was proposed;
+      // one still on its way through the old server is refused as SESSIONMOVED, since the session
+      // has moved.
+      await this.session.sync(dir);
       ({ children } = await this.session.getChildren(dir));
     } catch (error) {
       // No directory, so no node of ours in it: the create never happened (or the container went
@@ -340,16 +474,20 @@ export class FairQueue {
       // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
       // is not used (an AclNotAppliedError tells why).
       await this.session.secure(path).catch(async (error: unknown) => {
-        await this.session.delete(path, -1).catch(noop);
+        await this.leave(path, sessionId).catch((failure: unknown) => this.report(failure));
         throw error;
       });
       return { path, name, sessionId };
     }
-    if (stat) await this.session.delete(path, -1).catch(noop);
+    // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
+    if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.report(error));
     return undefined;
   }
 
-  /** The caller gave up while a create's outcome was unknown: make sure no orphan stays. */
+  /**
+   * The caller gave up while a create's outcome was unknown: make sure no orphan stays. In the
+   * background, for as long as the session may live (a new session means the node, if any, is gone).
+   */
   private async removeUnknownCreate(dir: string, id: string, sessionId: string): Promise<void> {
     for (;;) {
       try {
@@ -359,7 +497,9 @@ export class FairQueue {
         if (node) await this.leave(node.path, node.sessionId);
         return;
       } catch (error) {
-        if (!isRetryable(error)) return;
+        if (error instanceof SessionClosedError) return; // closing the session removed the node
+        if (!isRetryable(error)) return this.report(error);
+        if (isConnectedState(this.session.state)) await delay(20);
       }
     }
   }
