@@ -97,4 +97,22 @@ describe('watches across reconnections', () => {
     assert.ok(entry);
     await queue.leave(entry.path, entry.sessionId);
   });
+
+  it('a leader keeps one watch on its own node', async () => {
+    const root = randomRoot();
+    const observed = await pool.open({ connectString: proxy.connectString, sessionTimeoutMs: 4000 });
+    const leader = new LeaderElection(observed, { root, name: 'e', identity: 'only', drainTimeoutMs: 1000 });
+    try {
+      leader.join();
+      await waitFor(() => leader.isLeader, { timeoutMs: 5000, message: 'it leads' });
+      const baseline = observed.watcherCount;
+      for (let i = 1; i <= RECONNECTIONS; i++) {
+        await reconnect(observed);
+        await waitFor(() => leader.isLeader, { timeoutMs: 5000, message: 'it leads again' });
+        assert.equal(observed.watcherCount, baseline, `watches after ${i} reconnection(s)`);
+      }
+    } finally {
+      await leader.close();
+    }
+  });
 });
