@@ -75,6 +75,13 @@ describe('leave: how a queue node goes', () => {
     assert.deepEqual(await queueNodes(observer, dir), []);
   });
 
+  it('SESSIONMOVED is a connection error (the session lives on through its new server), not a gone session', () => {
+    const moved = new ZooKeeperError(-118, 'delete', '/x');
+    assert.equal(moved.zkCode, 'SESSIONMOVED');
+    assert.equal(moved.isConnectionError, true);
+    assert.equal(moved.isSessionGone, false);
+  });
+
   it('a delete refused with SESSIONMOVED is retried on the same session: the node ends up gone', async () => {
     const root = testRoot();
     const faulty = await faultySession();
