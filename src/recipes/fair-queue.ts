@@ -113,8 +113,8 @@ const noop = () => undefined;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** How long a stopped `join` waits for a look that is still unanswered before giving up in the background. */
-const IN_FLIGHT_GRACE_MS = 100;
+/** How long a stopped `join` waits for a look that is still unanswered (many round trips, also on a loaded machine) before giving up in the background. */
+const IN_FLIGHT_GRACE_MS = 250;
 
 /** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
 function withGrace(work: Promise<void>, ms: number): Promise<void> {
