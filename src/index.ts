@@ -74,6 +74,7 @@ export { LockLostError } from './errors/lock-lost.error.js';
 export { RecoveryFailedError } from './errors/recovery-failed.error.js';
 export { CorruptStateError } from './errors/corrupt-state.error.js';
 export { AclNotAppliedError } from './errors/acl-not-applied.error.js';
+export { QueueNodeNotRemovedError } from './errors/queue-node-not-removed.error.js';
 export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';
 export { LeadershipLostError } from './errors/leadership-lost.error.js';
 export { ElectionClosedError } from './errors/election-closed.error.js';

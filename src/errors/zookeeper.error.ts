@@ -44,17 +44,19 @@ const NAMES_BY_RC = new Map<number, ZooKeeperErrorName>(
 
 /**
  * Codes after which the outcome of a request is unknown and the session may still be alive:
- * the request may or may not have been applied by the server.
+ * the request may or may not have been applied by the server. SESSIONMOVED is one: a request that
+ * reached the leader through a server the session has since left is refused, but the session
+ * lives on through the new server, so trying again there is right (it is not "session gone").
  */
 const CONNECTION_CODES: ReadonlySet<ZooKeeperErrorName> = new Set([
   'CONNECTIONLOSS',
   'OPERATIONTIMEOUT',
+  'SESSIONMOVED',
 ]);
 
 /** Codes after which this session is gone for good (a new one must be created). */
 const SESSION_GONE_CODES: ReadonlySet<ZooKeeperErrorName> = new Set([
   'SESSIONEXPIRED',
-  'SESSIONMOVED',
   'AUTHFAILED',
   'CLOSING',
   'INVALIDSTATE',

@@ -6,6 +6,7 @@ import { isConnectedState } from '../zookeeper/session-state.js';
 import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
+import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
@@ -97,6 +98,8 @@ interface Attempt {
   unknownCreate: string | undefined;
   /** Ends the current wait for the predecessor early (our own node changed). */
   wake: (() => void) | undefined;
+  /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
+  inFlight: Promise<unknown> | undefined;
 }
 
 /** Where one look at the queue left us. */
@@ -107,6 +110,18 @@ type Place =
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How long a stopped `join` waits for a look that is still unanswered (many round trips, also on a loaded machine) before giving up in the background. */
+const IN_FLIGHT_GRACE_MS = 250;
+
+/** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
+function withGrace(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
+}
 
 /** The entry of a grant: with succession, our node's standing watch goes with it. */
 function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
@@ -138,22 +153,30 @@ function isRetryable(error: unknown): boolean {
  * granted on that node's deletion without listing again.
  */
 export class FairQueue {
-  /** Look-alike queue nodes found not to be ephemeral: left out of every later look at the queue. */
+  /** Persistent look-alikes of queue nodes (see `isSessionOwned`): left out of every later look at the queue. */
   private readonly foreign = new Set<string>();
+
+  private readonly removal: NodeRemoval;
 
   constructor(
     private readonly session: ZkSessionClient,
     private readonly marker: QueueMarker,
-  ) {}
+    /** Told of a delete that failed in the background, after `leave` had resolved. */
+    logger?: QueueLogger,
+  ) {
+    this.removal = new NodeRemoval(session, logger);
+  }
 
   /**
    * Queues up in `dir` and resolves once we are at the head. Resolves `undefined` when
    * `waitMs` is 0 and someone else is ahead. Rejects with `LockTimeoutError`,
-   * `LockAbortedError` or `SessionClosedError`, having given up our place first.
+   * `LockAbortedError` or `SessionClosedError`, having given up our place first (in the
+   * background when the connection is down or a request of ours is unanswered: a stop never
+   * waits for the ensemble, and the node goes once the session is back, or with the session).
    */
   async join<P = unknown>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
     const id = randomUUID();
-    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined };
+    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined, inFlight: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
     let waited = false;
     try {
@@ -162,7 +185,7 @@ export class FairQueue {
         if (!isConnectedState(this.session.state)) await this.session.waitForConnection(control?.signal);
         // Only the predecessor's path outlives this call: parked waiters hold no listing
         // (N waiters holding N listings of N names would cost O(N²) heap).
-        const place = await this.locate(attempt, options, control);
+        const place = await this.unlessStopped(attempt, this.locate(attempt, options, control), control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
         if (place.kind === 'head') return granted(dir, mine, place.token, waited, place.prefetched as Promise<P> | undefined);
@@ -188,19 +211,47 @@ export class FairQueue {
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
-      const { mine, unknownCreate } = attempt;
-      if (mine) {
-        const left = this.leave(mine.path, mine.sessionId).catch(noop);
+      const inFlight = attempt.inFlight;
+      if (inFlight) {
+        // Stopped while a look was unanswered (a create, say): what it made is known only once it
+        // settles, so our place is given up then. A healthy round trip ends within the grace and
+        // the caller finds the queue clean; a reply stuck in a connection that the client has not
+        // declared dead yet (that takes up to 2/3 of the session timeout) must not hold up the
+        // stop: the give-up then finishes in the background.
+        const giveUp = () => this.giveUp(attempt);
+        await withGrace(inFlight.then(giveUp, giveUp), IN_FLIGHT_GRACE_MS);
+      } else {
+        const left = this.giveUp(attempt);
         // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
-        // once the session is back (or gone, taking the node with it): a timeout must not hang.
+        // once the session is back (or gone, taking the node with it): a timeout must not wait.
         if (isConnectedState(this.session.state)) await left;
-      } else if (unknownCreate !== undefined) {
-        void this.removeUnknownCreate(dir, id, unknownCreate);
       }
       throw error;
     } finally {
       control?.dispose();
     }
+  }
+
+  /** `look`, unless `control` stops first: a stop must not wait for a request that is not answered. */
+  private unlessStopped<T>(attempt: Attempt, look: Promise<T>, control: WaitControl | undefined): Promise<T> {
+    if (!control) return look;
+    attempt.inFlight = look;
+    const settled = () => void (attempt.inFlight = undefined);
+    look.then(settled, settled);
+    return new Promise<T>((resolve, reject) => {
+      const stopListening = control.onStop(() => reject(control.reason));
+      if (control.stopped) reject(control.reason);
+      look.then(resolve, reject).finally(stopListening);
+    });
+  }
+
+  /** Gives up our place in the queue, or makes sure that a create whose outcome is unknown leaves nothing. Never rejects. */
+  private async giveUp(attempt: Attempt): Promise<void> {
+    const { mine, unknownCreate, dir, id } = attempt;
+    attempt.mine = undefined;
+    attempt.unknownCreate = undefined;
+    if (mine) await this.leave(mine.path, mine.sessionId).catch((error: unknown) => this.report(error));
+    else if (unknownCreate !== undefined) void this.removeUnknownCreate(dir, id, unknownCreate);
   }
 
   /**
@@ -299,32 +350,29 @@ export class FairQueue {
   }
 
   /**
-   * Deletes our node, retrying through connection loss. Done when the node is gone, including
-   * when its session is: an ephemeral node dies with it.
+   * Deletes our node `path` of session `sessionId`: resolves once it is gone, or once that session
+   * can no longer be counted on (then it goes on in the background). See `NodeRemoval.leave`.
    */
-  async leave(path: string, sessionId: string): Promise<void> {
-    for (;;) {
-      if (this.session.sessionId !== sessionId && isConnectedState(this.session.state)) return;
-      try {
-        await this.session.delete(path, -1);
-        return;
-      } catch (error) {
-        if (ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError) return;
-        if (error instanceof ZooKeeperError && error.isSessionGone) return;
-        if (!(error instanceof ZooKeeperError && error.isConnectionError)) throw error;
-        try {
-          await this.session.waitForConnection();
-        } catch {
-          return; // closed: closing the session removed the node
-        }
-      }
-    }
+  leave(path: string, sessionId: string): Promise<void> {
+    return this.removal.leave(path, sessionId);
+  }
+
+  /** A failure that no caller waits for any more: never dropped silently. */
+  private report(error: unknown): void {
+    this.removal.report(error);
   }
 
   /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
   private async findOwnNode(dir: string, id: string, sessionId: string): Promise<OwnNode | undefined> {
     let children: string[];
     try {
+      // The server we reconnected to may lag behind the one that took our create: without the
+      // sync, the listing could miss a create that is applied a moment later, and we would create
+      // a second node behind an ephemeral of our own live session, stuck for good. After the sync
+      // (it goes through the leader) the listing shows every create of ours that was proposed;
+      // one still on its way through the old server is refused as SESSIONMOVED, since the session
+      // has moved.
+      await this.session.sync(dir);
       ({ children } = await this.session.getChildren(dir));
     } catch (error) {
       // No directory, so no node of ours in it: the create never happened (or the container went
@@ -340,16 +388,20 @@ export class FairQueue {
       // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
       // is not used (an AclNotAppliedError tells why).
       await this.session.secure(path).catch(async (error: unknown) => {
-        await this.session.delete(path, -1).catch(noop);
+        await this.leave(path, sessionId).catch((failure: unknown) => this.report(failure));
         throw error;
       });
       return { path, name, sessionId };
     }
-    if (stat) await this.session.delete(path, -1).catch(noop);
+    // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
+    if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.report(error));
     return undefined;
   }
 
-  /** The caller gave up while a create's outcome was unknown: make sure no orphan stays. */
+  /**
+   * The caller gave up while a create's outcome was unknown: make sure no orphan stays. In the
+   * background, for as long as the session may live (a new session means the node, if any, is gone).
+   */
   private async removeUnknownCreate(dir: string, id: string, sessionId: string): Promise<void> {
     for (;;) {
       try {
@@ -359,7 +411,9 @@ export class FairQueue {
         if (node) await this.leave(node.path, node.sessionId);
         return;
       } catch (error) {
-        if (!isRetryable(error)) return;
+        if (error instanceof SessionClosedError) return; // closing the session removed the node
+        if (!isRetryable(error)) return this.report(error);
+        if (isConnectedState(this.session.state)) await delay(20);
       }
     }
   }

@@ -1,6 +1,7 @@
 import { BehaviorSubject, distinctUntilChanged, filter, Observable, type Subscription } from 'rxjs';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
+import type { Watcher } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { isSessionOwned, sortQueue } from './queue-node.js';
 
@@ -21,9 +22,15 @@ export class LeaderTracker {
   private readonly current = new BehaviorSubject<string | null | undefined>(undefined);
   private observers = 0;
   private generation = 0;
-  /** Names of look-alike queue nodes found not to be ephemeral (see `isSessionOwned`). */
+  /** Names of persistent look-alikes of queue nodes (see `isSessionOwned`). */
   private readonly foreign = new Set<string>();
   private stateSubscription: Subscription | undefined;
+  /**
+   * The head node our data watch stands on, and the session that set it. The C client keeps a
+   * watch through reconnections of its session, so a look after `reconnected` must not set
+   * another on the same node (one more callback per reconnection, until the node changes).
+   */
+  private watching: { readonly path: string; readonly sessionId: string | undefined } | undefined;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -47,7 +54,7 @@ export class LeaderTracker {
 
   /** Looks at the queue again. No-op without subscribers. */
   refresh(): void {
-    if (this.observers > 0) void this.look(++this.generation);
+    if (this.observers > 0 && !this.current.closed) void this.look(++this.generation);
   }
 
   /**
@@ -84,10 +91,10 @@ export class LeaderTracker {
         const head = await this.head();
         if (generation !== this.generation) return;
         if (head === undefined) return this.current.next(null);
+        const path = `${this.dir}/${head}`;
+        const watch = this.watchFor(path);
         try {
-          const { data, stat } = await this.session.getData(`${this.dir}/${head}`, (event) => {
-            if (generation === this.generation && event.type !== 'notwatching') this.refresh();
-          });
+          const { data, stat } = await this.session.getData(path, watch?.watcher);
           // A persistent node named like a queue node (made by hand) leads nothing: skip it for good.
           if (!isSessionOwned(stat.ephemeralOwner)) {
             this.foreign.add(head);
@@ -96,6 +103,8 @@ export class LeaderTracker {
           if (generation === this.generation) this.current.next(data.toString('utf8'));
           return;
         } catch (error) {
+          // No reply, or NONODE: the C client kept no watch (getData leaves none on a missing node).
+          if (watch && this.watching === watch.mark) this.watching = undefined;
           if (!ZooKeeperError.is(error, 'NONODE')) throw error;
         }
       }
@@ -104,6 +113,23 @@ export class LeaderTracker {
       if (generation !== this.generation || (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone))) return;
       this.logger.warn(`Could not read the leader of ${this.dir}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /**
+   * A watcher for the head node `path`, or none when ours already stands on it (same session).
+   * Its event refreshes whoever subscribes by then, whatever look set it: a change of the head
+   * node is news to every later look too.
+   */
+  private watchFor(path: string): { watcher: Watcher; mark: NonNullable<LeaderTracker['watching']> } | undefined {
+    const sessionId = this.session.sessionId;
+    if (this.watching?.path === path && this.watching.sessionId === sessionId) return undefined;
+    const mark = { path, sessionId };
+    this.watching = mark;
+    const watcher: Watcher = (event) => {
+      if (this.watching === mark) this.watching = undefined;
+      if (event.type !== 'notwatching') this.refresh();
+    };
+    return { watcher, mark };
   }
 
   /** Name of the head node, or undefined when the queue (or its directory) is empty. */

@@ -68,6 +68,11 @@ export class LeadershipTerm {
   /** True only while `start()` runs: a check now follows straight on the grant. */
   private granted = false;
   private ownNodeWatchTaken = false;
+  /**
+   * A watch on our node stands. The C client keeps it through reconnections of the session, so a
+   * check after `reconnected` sets no other (one more callback per reconnection otherwise).
+   */
+  private nodeWatched = false;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -248,6 +253,7 @@ export class LeadershipTerm {
     const watch = this.entry.ownNodeWatch;
     if (!watch || this.ownNodeWatchTaken) return false;
     this.ownNodeWatchTaken = true;
+    this.nodeWatched = true;
     watch.take((event) => this.onNodeEvent(event));
     return true;
   }
@@ -258,7 +264,7 @@ export class LeadershipTerm {
    * `proven`: not waited for; a node lost meanwhile ends the term here.
    */
   private checkOwnNode(attempt: CheckAttempt, proven: boolean): Promise<void> {
-    const owned = this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).then(({ stat }) => {
+    const owned = this.readOwnNode().then(({ stat }) => {
       if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
     });
     owned.catch((error: unknown) => {
@@ -284,12 +290,23 @@ export class LeadershipTerm {
     this.hooks.report(undefined, reason);
   }
 
+  /** `getData` of our node, leaving a watch on it unless one stands already. */
+  private readOwnNode(): ReturnType<ZkSessionClient['getData']> {
+    if (this.nodeWatched) return this.session.getData(this.entry.path);
+    this.nodeWatched = true;
+    return this.session.getData(this.entry.path, (event) => this.onNodeEvent(event)).catch((error: unknown) => {
+      this.nodeWatched = false; // no reply, or NONODE: the C client kept no watch
+      throw error;
+    });
+  }
+
   private onNodeEvent(event: WatchEvent): void {
+    this.nodeWatched = false; // one-shot: spent
     if (this.phase === 'ended') return;
     if (event.type === 'deleted') return this.end('our queue node was deleted', false);
     // Data changed (by hand): the one-shot watch is spent, so set it again.
     if (event.type === 'changed') {
-      this.session.getData(this.entry.path, (next) => this.onNodeEvent(next)).catch((error: unknown) => {
+      this.readOwnNode().catch((error: unknown) => {
         if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
       });
     }

@@ -23,14 +23,17 @@ export type QueueMarker = 'lock' | 'n';
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n)-(-?\d{1,11})$/;
 
 /**
- * `ephemeralOwner` of a node no session owns (persistent `0`, container, TTL). Queue nodes are
- * always ephemeral, so such a node with a queue-node name was written by hand: never a holder.
+ * Whether a node with this `ephemeralOwner` may be owned by a session, i.e. may be a holder.
+ * Only `0` (a persistent node) is certainly not: a queue-node name on it was written by hand, and
+ * it never goes away by itself, so waiting for it would block forever. The other special owners
+ * are look-alikes of real sessions and must count as holders: ZooKeeper puts the server id in the
+ * top byte of every session id, so a server with id 255 makes sessions `ff…` (the TTL marker) and
+ * one with id 128 sessions `80…` (the container marker's byte). A TTL or container node named like
+ * a queue node may delay the queue behind it (until it is removed); skipping a live holder would
+ * let two in.
  */
-const NOT_EPHEMERAL = /^(0|8000000000000000|ff[0-9a-f]{14})$/;
-
-/** Whether a node with this `ephemeralOwner` can be a queue node of ours (an ephemeral one). */
 export function isSessionOwned(ephemeralOwner: string): boolean {
-  return !NOT_EPHEMERAL.test(ephemeralOwner);
+  return ephemeralOwner !== '0';
 }
 
 /** The path to create (EPHEMERAL_SEQUENTIAL appends the sequence). */

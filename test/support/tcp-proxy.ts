@@ -8,6 +8,8 @@
  *   Like TCP after a partition heals, bytes sent during the cut are delivered on `restore()`.
  * - `reset()` closes every current connection at once: an immediate disconnect on both sides.
  * - `refuse(true)` resets every new connection at once (a server that is down), until `refuse(false)`.
+ * - `cutReplies()` is half a partition: what the target sends is held (until `restore()`), what
+ *   the client sends still goes through (e.g. a follower whose leader's proposals do not arrive).
  */
 import net from 'node:net';
 
@@ -21,12 +23,13 @@ interface Pair {
 export class TcpProxy {
   private readonly pairs = new Set<Pair>();
   private isCut = false;
+  private repliesCut = false;
   private refusing = false;
 
   private constructor(
     private readonly server: net.Server,
-    readonly targetHost: string,
-    readonly targetPort: number,
+    public targetHost: string,
+    public targetPort: number,
     readonly port: number,
   ) {
     server.on('connection', (client) => this.accept(client));
@@ -55,9 +58,16 @@ export class TcpProxy {
     }
   }
 
+  /** Half a partition: hold what the target sends; the client's bytes still reach the target. */
+  cutReplies(): void {
+    this.repliesCut = true;
+    for (const pair of this.pairs) pair.upstream?.pause();
+  }
+
   /** Heal the partition: deliver what was held, dial held connections, propagate held closes. */
   restore(): void {
     this.isCut = false;
+    this.repliesCut = false;
     for (const pair of this.pairs) {
       if (pair.doomed) { this.destroy(pair); continue; }
       if (!pair.upstream) this.dial(pair);
@@ -69,6 +79,12 @@ export class TcpProxy {
   /** Close all current connections at once (both sides see an immediate disconnect). */
   reset(): void {
     for (const pair of this.pairs) this.destroy(pair);
+  }
+
+  /** Later connections dial `host:port` instead; current ones stay (`reset()` moves them: a client reconnecting to the same address reaches another server). */
+  retarget(host: string, port: number): void {
+    this.targetHost = host;
+    this.targetPort = port;
   }
 
   /** While on, new connections are closed as soon as they are accepted. */
@@ -98,15 +114,16 @@ export class TcpProxy {
     upstream.setNoDelay(true);
     upstream.on('error', () => undefined);
     upstream.on('close', () => this.sideClosed(pair));
-    this.forward(pair.client, upstream);
-    this.forward(upstream, pair.client);
+    if (this.repliesCut) upstream.pause();
+    this.forward(pair.client, upstream, false);
+    this.forward(upstream, pair.client, true);
   }
 
-  private forward(from: net.Socket, to: net.Socket): void {
+  private forward(from: net.Socket, to: net.Socket, replies: boolean): void {
     from.on('data', (chunk) => {
       if (!to.write(chunk)) from.pause(); // backpressure
     });
-    to.on('drain', () => { if (!this.isCut) from.resume(); });
+    to.on('drain', () => { if (!this.isCut && !(replies && this.repliesCut)) from.resume(); });
     // A FIN must not cross a partition either: while cut, the close is held (`doomed`) and
     // delivered by restore().
     from.on('end', () => { if (!this.isCut) to.end(); });

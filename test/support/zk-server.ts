@@ -49,6 +49,16 @@ export interface ZkServerOptions {
   jvmArgs?: string[];
 }
 
+/** `ZkServer.start()` options: a standalone server, or with `serverId` a one-member quorum. */
+export interface ZkServerStartOptions extends ZkServerOptions {
+  /**
+   * Run as a quorum of one member with this server id (`myid`, 1–255) instead of a standalone
+   * server: ZooKeeper puts the id in the top byte of every session id it makes (id 255 gives
+   * sessions `ff…`), which a standalone server never does (its id is 0).
+   */
+  serverId?: number;
+}
+
 export type Mntr = Record<string, string | number>;
 
 const INSTALL_HINT =
@@ -234,18 +244,21 @@ export class ZkServer {
     readonly dir: string,
     /** Client port; fixed once started so that `restart()` comes back on the same one. */
     public port: number,
-    private readonly configLines: string[],
+    private configLines: string[],
     private readonly options: ZkServerOptions,
     private readonly ownsDir: boolean,
   ) {}
 
-  static async start(options: ZkServerOptions = {}): Promise<ZkServer> {
+  static async start(options: ZkServerStartOptions = {}): Promise<ZkServer> {
     const dir = makeTempDir('zk-');
-    const server = new ZkServer(dir, 0, [], options, true);
+    const { serverId, ...serverOptions } = options;
+    const server = new ZkServer(dir, 0, [], serverOptions, true);
     try {
       // A freed port can be grabbed by someone else before java binds it: retry with a new one.
       for (let attempt = 1; ; attempt++) {
-        [server.port] = await freePorts(1);
+        const [port, quorumPort, electionPort] = await freePorts(3);
+        server.port = port!;
+        if (serverId !== undefined) server.configLines = singleMemberQuorum(server.dataDir, serverId, port!, quorumPort!, electionPort!);
         try { await server.launch(); return server; } catch (error) {
           if (attempt >= 3 || !(error instanceof AddressInUseError)) throw error;
         }
@@ -488,6 +501,20 @@ function allStopped(tasksDir: string): boolean {
   } catch { return true; }
 }
 
+/** The zoo.cfg lines (and the myid file) of a quorum whose only member is `serverId`. */
+function singleMemberQuorum(dataDir: string, serverId: number, port: number, quorumPort: number, electionPort: number): string[] {
+  checkServerId(serverId);
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'myid'), `${serverId}\n`);
+  // Without `standaloneEnabled=false` a lone server line still starts a standalone server (id 0).
+  return ['standaloneEnabled=false', `server.${serverId}=127.0.0.1:${quorumPort}:${electionPort};127.0.0.1:${port}`];
+}
+
+/** ZooKeeper takes 1–255 while TTL nodes are off (the default); 255 is the one that collides with TTL owners. */
+function checkServerId(id: number): void {
+  if (!Number.isInteger(id) || id < 1 || id > 255) throw new Error(`server id must be an integer 1–255, got ${id}`);
+}
+
 class AddressInUseError extends Error {
   constructor(port: number, tail: string) { super(`ZooKeeper (port ${port}): address already in use\n${tail}`); }
 }
@@ -495,10 +522,7 @@ class AddressInUseError extends Error {
 // ---------------------------------------------------------------- a quorum of servers
 export interface ZkEnsembleOptions extends ZkServerOptions {
   size?: number;
-  /**
-   * The members' server ids (`myid`), default 1..size. Server id 255 is legal while TTL nodes are
-   * off, and gives its sessions ids starting with `ff` (the server id is their top byte).
-   */
+  /** The members' server ids (`myid`), e.g. `[1, 2, 255]`; default 1..size. Sets the size when given. */
   serverIds?: number[];
 }
 
@@ -506,17 +530,18 @@ export class ZkEnsemble {
   private constructor(readonly dir: string, readonly members: ZkServer[]) {}
 
   static async start(options: ZkEnsembleOptions = {}): Promise<ZkEnsemble> {
-    const size = options.serverIds?.length ?? options.size ?? 3;
-    const ids = options.serverIds ?? Array.from({ length: size }, (_, i) => i + 1);
+    const ids = options.serverIds ?? Array.from({ length: options.size ?? 3 }, (_, i) => i + 1);
+    ids.forEach(checkServerId);
+    if (new Set(ids).size !== ids.length) throw new Error(`server ids must be distinct, got ${ids.join(', ')}`);
+    const size = ids.length;
     for (let attempt = 1; ; attempt++) {
       const dir = makeTempDir('zk-ensemble-');
       const ports = await freePorts(3 * size); // client, quorum, election per member
-      const quorumLines = Array.from({ length: size }, (_, i) =>
-        `server.${ids[i]}=127.0.0.1:${ports[3 * i + 1]}:${ports[3 * i + 2]}`);
-      const members = Array.from({ length: size }, (_, i) => {
+      const quorumLines = ids.map((id, i) => `server.${id}=127.0.0.1:${ports[3 * i + 1]}:${ports[3 * i + 2]}`);
+      const members = ids.map((id, i) => {
         const memberDir = path.join(dir, `zk${i + 1}`);
         fs.mkdirSync(path.join(memberDir, 'data'), { recursive: true });
-        fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${ids[i]}\n`);
+        fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${id}\n`);
         return ZkServer.member(memberDir, ports[3 * i]!, quorumLines, options);
       });
       const ensemble = new ZkEnsemble(dir, members);

@@ -1,0 +1,125 @@
+import { QueueNodeNotRemovedError } from '../errors/queue-node-not-removed.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { backoffDelay } from './backoff.js';
+
+/** Whoever is told of a failure that no caller is waiting for any more (a delete in the background). */
+export interface QueueLogger {
+  warn(message: string): void;
+}
+
+const WARN_BY_PROCESS: QueueLogger = { warn: (message) => process.emitWarning(message, 'ZkLockWarning') };
+
+/**
+ * The session of a node can no longer be counted on to be alive: its node may be gone with it
+ * (expired, closed, replaced), or it may come back but nobody can say when (`lost`).
+ */
+function sessionEnded(change: SessionStateChange, sessionId: string): boolean {
+  return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
+}
+
+/** A delete failure after which our node is gone: it was, or its session is. */
+function isGoneWithNode(error: unknown): boolean {
+  return ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError || (error instanceof ZooKeeperError && error.isSessionGone);
+}
+
+/** A delete failure that the same request can get past later: the connection, or the server asking us to slow down. */
+function isWorthRetrying(error: unknown): boolean {
+  return error instanceof ZooKeeperError && (error.isConnectionError || error.zkCode === 'THROTTLEDOP');
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Removes queue nodes of ours (`FairQueue.leave`), bounded by the life of the session that made
+ * them (DESIGN invariant 10): release and shutdown never wait for an unreachable ensemble longer
+ * than that session could live, and no node of a session that may still live is forgotten.
+ */
+export class NodeRemoval {
+  constructor(
+    private readonly session: ZkSessionClient,
+    /** Told of a delete that failed in the background, after `leave` had resolved. */
+    private readonly logger: QueueLogger = WARN_BY_PROCESS,
+  ) {}
+
+  /**
+   * Deletes our node `path`, made by session `sessionId`, which hands over whatever it stood for.
+   * Resolves once the node is gone, or once that session can no longer be counted on (`lost`,
+   * `expired`, `closed`, or replaced by a new one): an ephemeral node dies with its session, and
+   * release and shutdown must not wait for an unreachable ensemble longer than the session could
+   * live. The delete then goes on in the background for as long as the session may live, so a
+   * `lost` session that comes back (`reconnected`) still deletes its node. Connection errors
+   * (including SESSIONMOVED) are retried on the same session and THROTTLEDOP after a short
+   * back-off; they never reject. A code no retry can fix (NOAUTH) rejects with
+   * `QueueNodeNotRemovedError` (or, once resolved, is logged).
+   */
+  async leave(path: string, sessionId: string): Promise<void> {
+    // The common case first, with no subscription: connected on the node's session, one delete.
+    if (this.session.sessionId === sessionId && isConnectedState(this.session.state)) {
+      try {
+        await this.session.delete(path, -1);
+        return;
+      } catch (error) {
+        if (isGoneWithNode(error)) return;
+        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
+      }
+    }
+    return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);
+  }
+
+  /** Retries the delete of `path` for as long as its session may live. */
+  private async deleteThroughOutages(path: string, sessionId: string): Promise<void> {
+    for (let throttled = 0; ; ) {
+      try {
+        await this.session.waitForConnection();
+      } catch (error) {
+        if (error instanceof SessionClosedError) return; // closing the session removed the node
+        throw error;
+      }
+      if (this.session.sessionId !== sessionId) return; // replaced: the node died with its session
+      try {
+        await this.session.delete(path, -1);
+        return;
+      } catch (error) {
+        if (isGoneWithNode(error)) return;
+        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
+        // Throttled: the server asks us to slow down. A connection error that the state does not
+        // show yet: give the state change a moment to land rather than spinning.
+        const throttle = ZooKeeperError.is(error, 'THROTTLEDOP');
+        if (throttle || isConnectedState(this.session.state)) await delay(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
+      }
+    }
+  }
+
+  /** `removal`, or until session `sessionId` ends (see `sessionEnded`); a later failure of `removal` is logged. */
+  private whileSessionLives(removal: Promise<void>, sessionId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let subscription: { unsubscribe(): void } | undefined;
+      const finish = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        subscription?.unsubscribe();
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      removal.then(
+        () => finish(),
+        (error: unknown) => (settled ? this.report(error) : finish(error)),
+      );
+      // state$ replays the current state synchronously, so `finish` may run inside subscribe().
+      subscription = this.session.state$.subscribe({
+        next: (change) => sessionEnded(change, sessionId) && finish(),
+        complete: () => finish(),
+      });
+      if (settled) subscription.unsubscribe();
+    });
+  }
+
+  /** A failure that no caller waits for any more: never dropped silently. */
+  report(error: unknown): void {
+    this.logger.warn(error instanceof Error ? error.message : String(error));
+  }
+}
