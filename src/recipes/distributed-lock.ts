@@ -27,12 +27,13 @@ export interface LockClientOptions {
   readonly identity?: string;
   /** Where lock events go. Default: the `node:diagnostics_channel` channels only. */
   readonly events?: ZkLockEventSink;
-  /** Where failures that no caller awaits are logged (the background delete of a lost lease's node). Default: `console`. */
+  /** Where failures that no caller awaits are logged (the background delete of a node nobody waits for). Default: `console`. */
   readonly logger?: LockClientLogger;
 }
 
 export interface LockClientLogger {
   error(message: string): void;
+  warn(message: string): void;
 }
 
 /**
@@ -68,11 +69,11 @@ export class LockClient implements LockRecipe {
     private readonly session: ZkSessionClient,
     private readonly options: LockClientOptions,
   ) {
-    this.queue = new FairQueue(session, 'lock');
+    this.logger = options.logger ?? console;
+    this.queue = new FairQueue(session, 'lock', this.logger);
     this.registry = new LeaseRegistry(session);
     this.data = options.identity === undefined ? undefined : Buffer.from(options.identity);
     this.events = options.events ?? diagnosticsSink;
-    this.logger = options.logger ?? console;
   }
 
   /** Waits for the lock (in queue order) and returns the lease. */

@@ -99,7 +99,8 @@ export class LeaderElection implements Election {
     this.logger = options.logger ?? SILENT;
     this.events = options.events ?? diagnosticsSink;
     this.data = Buffer.from(options.identity);
-    this.queue = new FairQueue(session, 'n');
+    // A failed background delete of our node goes to the election's logger when one was given.
+    this.queue = new FairQueue(session, 'n', options.logger);
     this.work = new LeaderWork(new ReadyState(session, this.path), this.path, options.identity, this.logger, this.events);
     this.tracker = new LeaderTracker(session, this.path, this.logger);
   }

@@ -67,9 +67,11 @@ export class Lease {
   /**
    * Gives the lock to the next in line. Idempotent. `signal` aborts first (DESIGN §8.8: whatever
    * still runs as this holder is told before the delete hands the lock over). Resolves once our
-   * node is deleted, or at once when the lease was lost with its session (the deletion then
-   * completes in the background when the session is reachable again, or the server removes the
-   * node with the expired session; a failure is reported to the host).
+   * node is deleted, at once when the lease was lost with its session, or as soon as the session
+   * counts as lost while the delete waits for an unreachable ensemble (`FairQueue.leave`): never
+   * later than the session could live. The deletion then completes in the background when the
+   * session is reachable again, or the server removes the node with the expired session; a
+   * failure is reported to the host.
    */
   release(): Promise<void> {
     if (this.released) return this.released;
