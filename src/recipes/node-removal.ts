@@ -26,7 +26,7 @@ function isGoneWithNode(error: unknown): boolean {
 }
 
 /** A delete failure that the same request can get past later: the connection, or the server asking us to slow down. */
-function isWorthRetrying(error: unknown): boolean {
+function isWorthRetrying(error: unknown): error is ZooKeeperError {
   return error instanceof ZooKeeperError && (error.isConnectionError || error.zkCode === 'THROTTLEDOP');
 }
 
@@ -58,15 +58,25 @@ export class NodeRemoval {
   async leave(path: string, sessionId: string): Promise<void> {
     // The common case first, with no subscription: connected on the node's session, one delete.
     if (this.session.sessionId === sessionId && isConnectedState(this.session.state)) {
-      try {
-        await this.session.delete(path, -1);
-        return;
-      } catch (error) {
-        if (isGoneWithNode(error)) return;
-        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
-      }
+      if ((await this.deleteOnce(path)) === undefined) return;
     }
     return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);
+  }
+
+  /**
+   * One delete of our node. Resolves undefined once the node is gone (deleted now, or earlier, or
+   * with its session), else with the error worth another try; rejects with
+   * `QueueNodeNotRemovedError` on a code that no retry fixes.
+   */
+  private async deleteOnce(path: string): Promise<ZooKeeperError | undefined> {
+    try {
+      await this.session.delete(path, -1);
+      return undefined;
+    } catch (error) {
+      if (isGoneWithNode(error)) return undefined;
+      if (isWorthRetrying(error)) return error;
+      throw new QueueNodeNotRemovedError(path, error);
+    }
   }
 
   /** Retries the delete of `path` for as long as its session may live. */
@@ -79,17 +89,12 @@ export class NodeRemoval {
         throw error;
       }
       if (this.session.sessionId !== sessionId) return; // replaced: the node died with its session
-      try {
-        await this.session.delete(path, -1);
-        return;
-      } catch (error) {
-        if (isGoneWithNode(error)) return;
-        if (!isWorthRetrying(error)) throw new QueueNodeNotRemovedError(path, error);
-        // Throttled: the server asks us to slow down. A connection error that the state does not
-        // show yet: give the state change a moment to land rather than spinning.
-        const throttle = ZooKeeperError.is(error, 'THROTTLEDOP');
-        if (throttle || isConnectedState(this.session.state)) await delay(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
-      }
+      const error = await this.deleteOnce(path);
+      if (error === undefined) return;
+      // Throttled: the server asks us to slow down. A connection error that the state does not
+      // show yet: give the state change a moment to land rather than spinning.
+      const throttle = error.zkCode === 'THROTTLEDOP';
+      if (throttle || isConnectedState(this.session.state)) await delay(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
     }
   }
 
