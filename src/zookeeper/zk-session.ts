@@ -78,7 +78,8 @@ export class ZkSession implements ZkSessionClient {
   /** The id and password of a session given up by `abandonUnreachable`, to close once a new one connects. */
   private abandoned: { id: string; password: string } | undefined;
   private abandonedCloser: AbandonedSessionCloser | undefined;
-  private sessionStartedAt = 0;
+  /** When the current handle's session was established; undefined until it is (see `replaceSession`). */
+  private sessionStartedAt: number | undefined;
   private negotiatedTimeoutMs = 0;
   private readonly maxRecordBytes: number;
 
@@ -433,7 +434,10 @@ export class ZkSession implements ZkSessionClient {
 
   /** The current handle is gone: announce `expired` and open a new session, with back-off. */
   private replaceSession(): void {
-    const lived = performance.now() - this.sessionStartedAt;
+    // A handle that never established a session lived for nothing: without this, a server that
+    // answers every new handle at once with an expiry would be asked again in a tight loop.
+    const lived = this.sessionStartedAt === undefined ? 0 : performance.now() - this.sessionStartedAt;
+    this.sessionStartedAt = undefined;
     clearTimeout(this.abandonTimer);
     this.disconnectedAt = undefined;
     this.lossClock.stop();

@@ -7,7 +7,7 @@
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { startLockApp } from '../lock/lock-test-kit.js';
@@ -19,6 +19,9 @@ describe('ZkSession after a server lost its data', () => {
   let server: ZkServer;
   const pool = new SessionPool();
   before(async () => { server = await ZkServer.start({ heap: '128m' }); });
+  // Each test restarts the server: a session left open by one would be replaced again during the
+  // next, in the middle of what that test observes.
+  afterEach(() => pool.closeAll());
   after(async () => {
     pool.closeAll();
     await server?.dispose();
