@@ -1,8 +1,15 @@
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { InterruptedSection, ReadyState } from './ready-state.js';
-import type { ReadyRecord } from './ready-record.js';
+import type { InterruptedSection, ReadyRead, ReadyRecord } from './ready-record.js';
 import { holderGone } from './write-retry.js';
+
+/** What a section needs of its ready znode (`ReadyState` provides it). */
+export interface ReadyRecordStore {
+  readonly path: string;
+  read(): Promise<ReadyRead>;
+  write(record: ReadyRecord, version: number): Promise<number>;
+  writeThroughConnectionLoss(record: ReadyRecord, version: number, signal?: AbortSignal): Promise<number>;
+}
 
 /** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
 export class GuardedSection {
@@ -11,7 +18,7 @@ export class GuardedSection {
   private lost: Error | undefined;
 
   constructor(
-    private readonly state: ReadyState,
+    private readonly state: ReadyRecordStore,
     private record: ReadyRecord,
     private version: number,
     /** The interrupted predecessor that was repaired on entry, if any. */

@@ -1,16 +1,24 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LeaderSection, LeaderTenure } from './leader-work.js';
+
+/** What a leader section knows of the leadership it runs under. */
+export interface LeaderTenure {
+  /** The leader's fencing token (its queue node's `czxid`): strictly increases over leaders. */
+  readonly token: bigint;
+  /** Aborts as soon as this process stops reporting leadership. */
+  readonly signal: AbortSignal;
+}
 
 /**
  * A section (or a take-over's recovery) in progress, as the async call chain below it sees it:
  * leader work of the same election called from there runs as part of it.
  */
-interface Frame {
-  readonly owner: LeaderSections;
+interface Frame<S> {
+  /** The `LeaderSections` (one per election) whose frame this is. */
+  readonly owner: object;
   readonly tenure: LeaderTenure;
-  readonly section: LeaderSection;
+  readonly section: S;
   /** The frame of another election this one runs inside, if any. */
-  readonly parent: Frame | undefined;
+  readonly parent: Frame<unknown> | undefined;
   /** Calls that joined this frame and have not ended: the frame ends only after them. */
   readonly joined: Set<Promise<unknown>>;
   open: boolean;
@@ -24,7 +32,7 @@ interface Lane {
   pending: number;
 }
 
-const frames = new AsyncLocalStorage<Frame>();
+const frames = new AsyncLocalStorage<Frame<unknown>>();
 
 /**
  * When the leader sections of one election run (used by `LeaderWork`, and by the in-memory
@@ -45,7 +53,8 @@ const frames = new AsyncLocalStorage<Frame>();
  *   joined it has ended, so nothing runs as part of a section after it ended; a continuation that
  *   outlives its section (a timer set inside it) finds it ended and starts a section of its own.
  */
-export class LeaderSections {
+/** `S`: the section handle nested calls receive (`LeaderSection`). */
+export class LeaderSections<S> {
   private lane: Lane | undefined;
   private readonly running = new Set<Promise<unknown>>();
 
@@ -66,7 +75,7 @@ export class LeaderSections {
    * Runs `fn` as part of the section the current call chain runs in, if any: undefined when there
    * is none. Rejects with the tenure's abort reason once the enclosing tenure ended.
    */
-  join<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T> | undefined {
+  join<T>(fn: (section: S) => T | Promise<T>): Promise<T> | undefined {
     const frame = this.frame();
     if (!frame) return undefined;
     const { signal } = frame.tenure;
@@ -82,7 +91,7 @@ export class LeaderSections {
    * ready state, calls `body` with the section and completes it. Undefined if the tenure ended
    * while waiting in line.
    */
-  schedule<T>(tenure: LeaderTenure, open: (body: (section: LeaderSection) => Promise<T>) => Promise<T>, fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined> {
+  schedule<T>(tenure: LeaderTenure, open: (body: (section: S) => Promise<T>) => Promise<T>, fn: (section: S) => T | Promise<T>): Promise<T | undefined> {
     const lane = this.laneOf(tenure);
     const previous = lane.tail;
     let release!: () => void;
@@ -107,8 +116,8 @@ export class LeaderSections {
    * Runs `fn` with `section` as the section that nested leader work joins (a section's body, or a
    * take-over's recovery handler), and waits for every call that joined it before it resolves.
    */
-  async enclose<T>(tenure: LeaderTenure, section: LeaderSection, fn: () => T | Promise<T>): Promise<T> {
-    const frame: Frame = { owner: this, tenure, section, parent: frames.getStore(), joined: new Set(), open: true };
+  async enclose<T>(tenure: LeaderTenure, section: S, fn: () => T | Promise<T>): Promise<T> {
+    const frame: Frame<S> = { owner: this, tenure, section, parent: frames.getStore(), joined: new Set(), open: true };
     try {
       return await frames.run(frame, fn);
     } finally {
@@ -142,9 +151,10 @@ export class LeaderSections {
   }
 
   /** The innermost frame of this election in the current call chain, while it is open. */
-  private frame(): Frame | undefined {
+  private frame(): Frame<S> | undefined {
     for (let frame = frames.getStore(); frame; frame = frame.parent) {
-      if (frame.owner === this) return frame.open ? frame : undefined;
+      // Frames of this election were made by `enclose` with its own section type.
+      if (frame.owner === this) return frame.open ? (frame as Frame<S>) : undefined;
     }
     return undefined;
   }

@@ -5,19 +5,13 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
 import type { SectionHandle } from './contracts.js';
 import type { StandingRead } from './fair-queue.js';
-import { LeaderSections } from './leader-sections.js';
+import { LeaderSections, type LeaderTenure } from './leader-sections.js';
 import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from './ready-state.js';
 import { basenameOf } from './znode-paths.js';
 
 export type { ReadyRead } from './ready-state.js';
+export type { LeaderTenure } from './leader-sections.js';
 
-/** What a leader section knows of the leadership it runs under. */
-export interface LeaderTenure {
-  /** The leader's fencing token (its queue node's `czxid`): strictly increases over leaders. */
-  readonly token: bigint;
-  /** Aborts as soon as this process stops reporting leadership. */
-  readonly signal: AbortSignal;
-}
 
 export interface LeaderWorkLogger {
   warn(message: string): void;
@@ -66,7 +60,7 @@ export class LeaderWork {
   private handler: RecoveryHandler | undefined;
   /** Token of our own leadership under which a section failed (or was stranded) and left the state dirty. */
   private interruptedToken: bigint | undefined;
-  private readonly sections = new LeaderSections((earlier) => (this.interruptedToken = earlier.token));
+  private readonly sections = new LeaderSections<LeaderSection>((earlier) => (this.interruptedToken = earlier.token));
 
   constructor(
     private readonly ready: ReadyState,

@@ -10,6 +10,21 @@ export interface ReadyRecord {
   readonly checkpoint?: unknown;
 }
 
+/** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
+export interface InterruptedSection<Checkpoint = unknown> {
+  /** Identity of the holder that did not finish. */
+  readonly holder: string;
+  /** Its fencing token. */
+  readonly token: bigint;
+  /** When it entered the section (epoch ms). */
+  readonly since: number;
+  /** The last value it passed to `checkpoint()`, if any. */
+  readonly checkpoint: Checkpoint | undefined;
+}
+
+/** What `read` resolves with: the record and its version, or undefined when no section ever ran. */
+export type ReadyRead = { record: ReadyRecord; version: number } | undefined;
+
 /** The record as stored. */
 export function encode(record: ReadyRecord): Buffer {
   return Buffer.from(JSON.stringify(record));

@@ -6,21 +6,11 @@ import type { ZkClient } from '../zookeeper/zk-client.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import type { StandingRead } from './fair-queue.js';
 import { GuardedSection, sessionGone } from './guarded-section.js';
-import { encode, parseRecord, type ReadyRecord } from './ready-record.js';
+import { encode, parseRecord, type InterruptedSection, type ReadyRead, type ReadyRecord } from './ready-record.js';
 import { WriteRetry } from './write-retry.js';
 import { znodePaths } from './znode-paths.js';
 
-/** What a holder that died (or threw) mid-section left behind, handed to the recovery handler. */
-export interface InterruptedSection<Checkpoint = unknown> {
-  /** Identity of the holder that did not finish. */
-  readonly holder: string;
-  /** Its fencing token. */
-  readonly token: bigint;
-  /** When it entered the section (epoch ms). */
-  readonly since: number;
-  /** The last value it passed to `checkpoint()`, if any. */
-  readonly checkpoint: Checkpoint | undefined;
-}
+export type { InterruptedSection, ReadyRead } from './ready-record.js';
 
 /** The holder (or leader) that runs a recovery: its repair's writes should carry this fencing token. */
 export interface RecoverySuccessor {
@@ -40,10 +30,6 @@ export interface SectionOwner {
    */
   readonly signal?: AbortSignal;
 }
-
-/** What `read` resolves with: the record and its version, or undefined when no section ever ran. */
-export type ReadyRead = { record: ReadyRecord; version: number } | undefined;
-
 
 /** The record under a standing watch (see `ReadyState.standby`). */
 interface StandingWatch {
@@ -247,5 +233,3 @@ export class ReadyState {
     return 0;
   }
 }
-
-export { GuardedSection } from './guarded-section.js';

@@ -52,7 +52,7 @@ export class MemoryElection implements Election {
   private closed = false;
   /** Aborts when leadership is lost while the take-over (recovery) runs. */
   private takingOver: AbortController | undefined;
-  private readonly sections = new LeaderSections();
+  private readonly sections = new LeaderSections<LeaderSection>();
 
   constructor(private readonly options: MemoryElectionOptions) {
     this.name = validateLockName(options.name);

@@ -12,7 +12,8 @@ import type { InspectedLock, InspectedElection, Inspection } from '../../src/cli
 import { LockClient } from '../../src/recipes/distributed-lock.js';
 import type { Lease } from '../../src/recipes/lease.js';
 import { LeaderElection } from '../../src/recipes/leader-election.js';
-import { ReadyState, type GuardedSection } from '../../src/recipes/ready-state.js';
+import type { GuardedSection } from '../../src/recipes/guarded-section.js';
+import { ReadyState } from '../../src/recipes/ready-state.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { firstHostPort, randomRoot, SessionPool, sharedConnectString } from '../fixtures/session-helpers.js';
 import { waitFor, withTimeout } from '../support/wait.js';
