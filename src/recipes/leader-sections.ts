@@ -52,8 +52,9 @@ const frames = new AsyncLocalStorage<Frame<unknown>>();
  *   `enclose`). A section ends (completes, or is marked interrupted) only after every call that
  *   joined it has ended, so nothing runs as part of a section after it ended; a continuation that
  *   outlives its section (a timer set inside it) finds it ended and starts a section of its own.
+ *
+ * `S` is the section handle that nested calls receive (`LeaderSection`).
  */
-/** `S`: the section handle nested calls receive (`LeaderSection`). */
 export class LeaderSections<S> {
   private lane: Lane | undefined;
   private readonly running = new Set<Promise<unknown>>();
