@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LeaderService } from '../services/leader.service.js';
-import { copyMetadata, describeMethod, injectOnce, instanceMethod } from './method-decorator.js';
+import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';
 
 export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
 /**
@@ -53,7 +53,7 @@ export function LeaderOnly(election?: string): MethodDecorator {
       const leaderService = this?.[LEADER_SERVICE_PROPERTY];
       if (!(leaderService instanceof LeaderService)) {
         // Never run without knowing we lead: called on something Nest did not build (or detached from `this`).
-        return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, `called on an instance without LeaderService: import ZkLockModule.forRoot(...) in the module that provides ${where.split('.')[0]}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`));
+        return Promise.reject(new DecoratorMisuseError('LeaderOnly', where, missingServiceReason('LeaderService', where)));
       }
       const elected = leaderService.election(election);
       // Inside a section (or the take-over's recovery) of this election it runs as part of that.

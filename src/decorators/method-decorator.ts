@@ -46,3 +46,12 @@ export function injectOnce(token: Parameters<typeof Inject>[0], prototype: objec
   Inject(token)(prototype, property);
   injected.set(prototype, properties.add(property));
 }
+
+/**
+ * Why a decorated method was called on an instance without the service Nest should have injected
+ * (`where` as `describeMethod` gives it), and what to do about it.
+ */
+export function missingServiceReason(service: 'LockService' | 'LeaderService', where: string): string {
+  const owner = where.split('.')[0];
+  return `called on an instance without ${service}: import ZkLockModule.forRoot(...) in the module that provides ${owner}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`;
+}

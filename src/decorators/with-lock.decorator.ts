@@ -2,7 +2,7 @@ import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
-import { copyMetadata, describeMethod, injectOnce, instanceMethod } from './method-decorator.js';
+import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';
 
 /** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
 export type LockNameSource = string | ((...args: any[]) => string);
@@ -53,7 +53,7 @@ export function WithLock(name: LockNameSource, options: WithLockDecoratorOptions
       const lockService = this?.[LOCK_SERVICE_PROPERTY];
       if (!(lockService instanceof LockService)) {
         // Never run unlocked: called on something Nest did not build (or detached from `this`).
-        return Promise.reject(new DecoratorMisuseError('WithLock', where, `called on an instance without LockService: import ZkLockModule.forRoot(...) in the module that provides ${where.split('.')[0]}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`));
+        return Promise.reject(new DecoratorMisuseError('WithLock', where, missingServiceReason('LockService', where)));
       }
       const lockName = typeof name === 'string' ? name : name(...args);
       const recover: RecoveryHandler | undefined =
