@@ -1,6 +1,6 @@
 import type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
-import type { ZkAcl, ZkAuth } from './zookeeper/types.js';
+import { DEFAULT_MAX_RECORD_BYTES, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 
 /** Options of `ZkLockModule.forRoot` / `forRootAsync`. */
 export interface ZkLockModuleOptions {
@@ -87,6 +87,6 @@ export const ZK_LOCK_DEFAULTS = {
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
   drainTimeoutMs: 10_000,
-  maxRecordBytes: 512 * 1024,
+  maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
   election: { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate' },
 } as const;

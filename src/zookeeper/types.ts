@@ -61,3 +61,10 @@ export interface ZkAuth {
   readonly scheme: string;
   readonly credentials: string;
 }
+
+/**
+ * Default bound of one record: half of ZooKeeper's default `jute.maxbuffer` (1 MiB - 1), which
+ * bounds a whole request packet (header, path, ACL, data) and every transaction in the server's
+ * log and snapshots; the half leaves room for those, and znodes meant for coordination hold far less.
+ */
+export const DEFAULT_MAX_RECORD_BYTES = 512 * 1024;

@@ -14,7 +14,7 @@ import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
-import type { CreateMode, Watcher, ZkAcl, ZkAuth, ZkStat, ZnodeAclPolicy } from './types.js';
+import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './zk-session-client.js';
 import { ZooKeeperClient, type ClientLogLevel } from './zookeeper-client.js';
 
@@ -44,13 +44,6 @@ export interface ZkSessionOptions {
   /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
   readonly maxRecordBytes?: number;
 }
-
-/**
- * Default bound of one record: half of ZooKeeper's default `jute.maxbuffer` (1 MiB - 1), which
- * bounds a whole request packet (header, path, ACL, data) and every transaction in the server's
- * log and snapshots; the half leaves room for those, and znodes meant for coordination hold far less.
- */
-export const DEFAULT_MAX_RECORD_BYTES = 512 * 1024;
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
 
