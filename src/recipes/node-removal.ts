@@ -1,7 +1,7 @@
 import { QueueNodeNotRemovedError } from '../errors/queue-node-not-removed.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
+import { hasSessionEnded, isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay } from './backoff.js';
 
@@ -11,14 +11,6 @@ export interface QueueLogger {
 }
 
 const WARN_BY_PROCESS: QueueLogger = { warn: (message) => process.emitWarning(message, 'ZkLockWarning') };
-
-/**
- * The session of a node can no longer be counted on to be alive: its node may be gone with it
- * (expired, closed, replaced), or it may come back but nobody can say when (`lost`).
- */
-function sessionEnded(change: SessionStateChange, sessionId: string): boolean {
-  return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
-}
 
 /** A delete failure after which our node is gone: it was, or its session is. */
 function isGoneWithNode(error: unknown): boolean {
@@ -98,7 +90,7 @@ export class NodeRemoval {
     }
   }
 
-  /** `removal`, or until session `sessionId` ends (see `sessionEnded`); a later failure of `removal` is logged. */
+  /** `removal`, or until session `sessionId` ends (see `hasSessionEnded`); a later failure of `removal` is logged. */
   private whileSessionLives(removal: Promise<void>, sessionId: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -116,7 +108,7 @@ export class NodeRemoval {
       );
       // state$ replays the current state synchronously, so `finish` may run inside subscribe().
       subscription = this.session.state$.subscribe({
-        next: (change) => sessionEnded(change, sessionId) && finish(),
+        next: (change) => hasSessionEnded(change, sessionId) && finish(),
         complete: () => finish(),
       });
       if (settled) subscription.unsubscribe();

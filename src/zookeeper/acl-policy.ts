@@ -1,7 +1,7 @@
 import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { isConnectedState } from './session-state.js';
+import { hasSessionEnded, isConnectedState } from './session-state.js';
 import type { ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './zk-session-client.js';
 
@@ -58,10 +58,10 @@ function waitForReconnection(session: ZkSessionClient, sessionId: string | undef
   return new Promise<void>((resolve, reject) => {
     const closed = () => new SessionClosedError(error.operation, error.path);
     const subscription = session.state$.subscribe({
-      next: ({ state }) => {
-        if (state === 'closed') finish(closed());
-        else if (session.sessionId !== sessionId || state === 'lost' || state === 'expired') finish(error);
-        else if (isConnectedState(state)) finish();
+      next: (change) => {
+        if (change.state === 'closed') finish(closed());
+        else if (hasSessionEnded(change, sessionId)) finish(error);
+        else if (isConnectedState(change.state)) finish();
       },
       complete: () => finish(closed()),
     });

@@ -28,3 +28,12 @@ export interface SessionStateChange {
 export function isConnectedState(state: SessionState): boolean {
   return state === 'connected' || state === 'reconnected';
 }
+
+/**
+ * Session `sessionId` can no longer be counted on after `change`: it may be gone with whatever it
+ * owned (`expired`, `closed`, or replaced by a new one), or it may come back but nobody can say
+ * when (`lost`). What waits on that session (a retry, a delete) stops waiting then.
+ */
+export function hasSessionEnded(change: SessionStateChange, sessionId: string | undefined): boolean {
+  return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
+}
