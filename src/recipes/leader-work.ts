@@ -12,7 +12,6 @@ import { basenameOf } from './znode-paths.js';
 export type { ReadyRead } from './ready-state.js';
 export type { LeaderTenure } from './leader-sections.js';
 
-
 export interface LeaderWorkLogger {
   warn(message: string): void;
 }
