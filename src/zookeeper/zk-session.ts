@@ -11,7 +11,7 @@ import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-si
 import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
-import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
+import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
@@ -43,6 +43,8 @@ export interface ZkSessionOptions {
   readonly acl?: ZnodeAclPolicy;
   /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
   readonly maxRecordBytes?: number;
+  /** @internal The C client binding (see `ZooKeeperClientOptions.binding`): simulations pass the simulated one. */
+  readonly binding?: NativeZooKeeperConstructor;
 }
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
@@ -170,7 +172,10 @@ export class ZkSession implements ZkSessionClient {
     } catch (error) {
       if (timeout.signal.aborted && !this.isClosed) {
         this.close();
-        const { summary, cause } = await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
+        // A given binding (a simulation) has no address to probe.
+        const { summary, cause } = this.options.binding
+          ? { summary: 'the given binding connected no session', cause: undefined }
+          : await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
         throw new ConnectTimeoutError(connectString, connectTimeoutMs, summary, { cause });
       }
       throw error;
@@ -306,6 +311,7 @@ export class ZkSession implements ZkSessionClient {
         connectString: this.options.connectString,
         sessionTimeoutMs: this.options.sessionTimeoutMs,
         clientLogLevel: this.options.clientLogLevel,
+        binding: this.options.binding,
       },
       {
         onConnected: () => this.client === client && this.onConnected(client),
@@ -402,9 +408,9 @@ export class ZkSession implements ZkSessionClient {
     const abandoned = this.abandoned;
     this.abandoned = undefined;
     if (!abandoned || this.abandonedCloser) return;
-    const { connectString, sessionTimeoutMs, clientLogLevel } = this.options;
+    const { connectString, sessionTimeoutMs, clientLogLevel, binding } = this.options;
     this.abandonedCloser = new AbandonedSessionCloser(
-      { connectString, sessionTimeoutMs, clientLogLevel },
+      { connectString, sessionTimeoutMs, clientLogLevel, binding },
       abandoned.id,
       abandoned.password,
       this.timeoutMs(),

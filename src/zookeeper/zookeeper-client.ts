@@ -7,6 +7,7 @@ import {
   type NativeBinding,
   type NativeStat,
   type NativeZooKeeper,
+  type NativeZooKeeperConstructor,
 } from './native-zookeeper.js';
 import type { CreateMode, Watcher, WatchEventType, ZkAcl, ZkStat } from './types.js';
 import type { ZkClient } from './zk-client.js';
@@ -45,6 +46,12 @@ export interface ZooKeeperClientOptions {
   readonly sessionTimeoutMs: number;
   /** Log level of the C client, which writes to stderr; the supervisor logs state changes itself. */
   readonly clientLogLevel?: ClientLogLevel;
+  /**
+   * The C client binding to open the handle with. Default: the `zookeeper` package's. The
+   * simulated ZooKeeper (`SimulatedEnsemble.binding`) provides one with the same surface, so
+   * that this facade and the supervisor above it run unchanged in simulations.
+   */
+  readonly binding?: NativeZooKeeperConstructor;
 }
 
 export interface ZooKeeperClientEvents {
@@ -121,7 +128,7 @@ export class ZooKeeperClient implements ZkClient {
   private watches = 0;
 
   constructor(options: ZooKeeperClientOptions, events: ZooKeeperClientEvents, resume?: { id: string; password: string }) {
-    const ZooKeeper = loadNativeZooKeeper();
+    const ZooKeeper = options.binding ?? loadNativeZooKeeper();
     const config: Record<string, unknown> = {
       // Hosts shuffled here rather than by the C client: with a random host order it reads
       // /dev/urandom again on every reply (about 8% of a lock cycle's client CPU), and the flag is
