@@ -1,0 +1,175 @@
+import { setImmediate as realSetImmediate } from 'node:timers';
+import { SimRandom } from './sim-random.js';
+
+/** One pending step of a simulation: a timer of a process, a packet arriving, a server's tick. */
+export interface SimEvent {
+  time: number;
+  seq: number;
+  readonly actor: string;
+  readonly label: string;
+  readonly run: () => void;
+  cancelled: boolean;
+}
+
+/** The simulator's own actor: servers, the network, the workload's driver. It is never paused. */
+export const SIM_ACTOR = 'sim';
+
+/**
+ * The heart of a deterministic simulation: a virtual clock and one queue of events, run one at a
+ * time in (time, insertion) order. Nothing sleeps: the clock jumps to the next event.
+ *
+ * Every event belongs to an actor (a simulated process, or `sim`). While an event runs, and while
+ * the microtasks it queued drain (the loop drains them before the next event), the scheduler's
+ * `actor` is that event's: a timer set from a promise continuation of process A's reply is A's.
+ * JavaScript runs microtasks in a fixed order, so one seed gives one run.
+ *
+ * A paused actor takes no step: its events that come due wait until the pause ends, in their
+ * order (a SIGSTOPped process; its timers fire late). A crashed actor's events are dropped.
+ */
+export class SimScheduler {
+  readonly random: SimRandom;
+  private readonly queue: SimEvent[] = [];
+  private seq = 0;
+  private clock = 0;
+  private running: string = SIM_ACTOR;
+  private readonly pausedUntil = new Map<string, number>();
+  private readonly crashed = new Set<string>();
+  /** Events run so far. */
+  steps = 0;
+  /** Called with every line a run explains itself with (see `note`); off unless set. */
+  tracer: ((line: string) => void) | undefined;
+
+  constructor(seed: number) {
+    this.random = new SimRandom(seed);
+  }
+
+  /** Virtual ms since the start of the simulation. */
+  get now(): number {
+    return this.clock;
+  }
+
+  /** The actor whose step runs now (or whose microtasks drain now). */
+  get actor(): string {
+    return this.running;
+  }
+
+  /** Queues `run` for `delayMs` from now, as `actor`'s step (default: the current actor's). */
+  schedule(delayMs: number, run: () => void, label = 'timer', actor = this.running): SimEvent {
+    const event: SimEvent = { time: this.clock + Math.max(0, delayMs), seq: ++this.seq, actor, label, run, cancelled: false };
+    if (!this.crashed.has(actor)) this.push(event);
+    return event;
+  }
+
+  cancel(event: SimEvent | undefined): void {
+    if (event) event.cancelled = true;
+  }
+
+  /** `actor` takes no step for `ms` (added to any pause it is in). */
+  pause(actor: string, ms: number): void {
+    const from = Math.max(this.clock, this.pausedUntil.get(actor) ?? 0);
+    this.pausedUntil.set(actor, from + ms);
+  }
+
+  isPaused(actor: string): boolean {
+    return (this.pausedUntil.get(actor) ?? 0) > this.clock;
+  }
+
+  /** `actor` never takes another step. */
+  crash(actor: string): void {
+    this.crashed.add(actor);
+  }
+
+  isCrashed(actor: string): boolean {
+    return this.crashed.has(actor);
+  }
+
+  /** Writes a line of the run's trace, stamped with the virtual time and the current actor. */
+  note(text: string, actor = this.running): void {
+    this.tracer?.(`${(this.clock / 1000).toFixed(3).padStart(9)}s ${actor.padEnd(6)} ${text}`);
+  }
+
+  /**
+   * Runs events until `done()` holds (checked after every step), no event is left, the clock
+   * would pass `untilMs`, or `maxSteps` more steps ran. Between two steps it lets the microtasks of
+   * the first drain, on the real event loop (the only real wait of a simulation).
+   */
+  async run(options: { done?: () => boolean; untilMs?: number; maxSteps?: number } = {}): Promise<'done' | 'idle' | 'time' | 'steps'> {
+    const { done, untilMs = Infinity, maxSteps = Infinity } = options;
+    let taken = 0;
+    for (;;) {
+      if (done?.()) return 'done';
+      if (taken >= maxSteps) return 'steps';
+      const event = this.next(untilMs);
+      if (event === 'idle' || event === 'time') {
+        if (event === 'time') this.clock = Math.max(this.clock, untilMs);
+        return event;
+      }
+      this.clock = Math.max(this.clock, event.time);
+      this.running = event.actor;
+      taken++;
+      this.steps++;
+      event.run();
+      await drainMicrotasks();
+      this.running = SIM_ACTOR;
+    }
+  }
+
+  private next(untilMs: number): SimEvent | 'idle' | 'time' {
+    for (;;) {
+      const event = this.queue[0];
+      if (!event) return 'idle';
+      if (event.time > untilMs) return 'time';
+      this.pop();
+      if (event.cancelled || this.crashed.has(event.actor)) continue;
+      const resumeAt = this.pausedUntil.get(event.actor);
+      if (resumeAt !== undefined && resumeAt > event.time) {
+        // Due while paused: runs when the pause ends, after the events already queued for then.
+        event.time = resumeAt;
+        event.seq = ++this.seq;
+        this.push(event);
+        continue;
+      }
+      return event;
+    }
+  }
+
+  // A binary min-heap on (time, seq).
+  private push(event: SimEvent): void {
+    const q = this.queue;
+    q.push(event);
+    let i = q.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(q[i]!, q[parent]!)) break;
+      [q[i], q[parent]] = [q[parent]!, q[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): void {
+    const q = this.queue;
+    const last = q.pop()!;
+    if (q.length === 0) return;
+    q[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < q.length && before(q[left]!, q[least]!)) least = left;
+      if (right < q.length && before(q[right]!, q[least]!)) least = right;
+      if (least === i) return;
+      [q[i], q[least]] = [q[least]!, q[i]!];
+      i = least;
+    }
+  }
+}
+
+function before(a: SimEvent, b: SimEvent): boolean {
+  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+}
+
+/** Resolves once every microtask queued so far (and those they queue) has run: after one turn of the real event loop. */
+function drainMicrotasks(): Promise<void> {
+  return new Promise((resolve) => realSetImmediate(resolve));
+}

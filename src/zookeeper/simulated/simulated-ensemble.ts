@@ -1,0 +1,570 @@
+import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
+import type { NativeZooKeeperConstructor } from '../native-zookeeper.js';
+import type { ZkAcl } from '../types.js';
+import { SIM_ACTOR, type SimScheduler } from './sim-scheduler.js';
+import { SimulatedHandle, type ClientPacket } from './simulated-handle.js';
+import { ZkFault, ZnodeTree, type Asker, type Notification, type SimStat, type Txn, type WriteRequest } from './znode-tree.js';
+
+export interface SimulatedEnsembleOptions {
+  /** The members' server ids (`myid`, 1–255): a session id's top byte is its first server's id. Default [1, 2, 3]. */
+  readonly serverIds?: readonly number[];
+  /** The server's tick: sessions expire on tick boundaries. Default 500 (as the tests' servers). */
+  readonly tickMs?: number;
+  /** Bounds the server clamps a requested session timeout to. Default 2 and 20 ticks. */
+  readonly minSessionTimeoutMs?: number;
+  readonly maxSessionTimeoutMs?: number;
+  /** How often emptied containers are swept (`znode.container.checkIntervalMs`). Default 1000. */
+  readonly containerCheckMs?: number;
+  /** `jute.maxbuffer`: a larger request makes the server drop the connection. Default 0xfffff. */
+  readonly maxBufferBytes?: number;
+  /** One-way network delay between a client and a server, ms. Default [0.05, 0.5]. */
+  readonly latencyMs?: readonly [number, number];
+  /** Delay between the leader's commit and a follower applying it, ms. Default [0, 0.3]. */
+  readonly applyDelayMs?: readonly [number, number];
+}
+
+interface SessionRecord {
+  readonly id: bigint;
+  readonly password: string;
+  readonly timeoutMs: number;
+  /** The server's session tracker expires it at this tick. */
+  expiresAt: number;
+  /** The member whose connection owns the session (requests relayed by another are SESSIONMOVED). */
+  owner: Member | undefined;
+  ended: boolean;
+}
+
+/** One server of the ensemble: a replica of the tree, and the connections of its clients. */
+class Member {
+  readonly host: string;
+  readonly tree = new ZnodeTree();
+  /** How many log entries this replica has applied. */
+  applied = 0;
+  up = true;
+  /** Applies nothing before this (a follower lagging behind the leader). */
+  lagUntil = 0;
+  readonly connections = new Set<ServerConnection>();
+  /** Replies held until this replica has applied the entry they follow. */
+  readonly held: { index: number; release: () => void }[] = [];
+
+  constructor(readonly id: number) {
+    this.host = `zk${id}.sim:2181`;
+  }
+}
+
+/** A client's TCP connection as both ends see it, with a FIFO channel each way. */
+export class ServerConnection {
+  open = true;
+  session: bigint | undefined;
+  /** The identities the client authenticated on this connection (digest ids). */
+  readonly ids: string[] = [];
+  private toServerAt = 0;
+  private toClientAt = 0;
+  /** The session's requests are answered in order: the next waits until the previous one replied. */
+  private readonly inbox: { packet: ClientPacket; receivedAt: number }[] = [];
+  private busy = false;
+  /** Fault: the next write reply closes the connection instead (the write was applied). */
+  loseNextWriteReply = false;
+
+  constructor(
+    readonly member: Member,
+    readonly handle: SimulatedHandle,
+    private readonly ensemble: SimulatedEnsemble,
+  ) {}
+
+  /** A packet from the client, delivered after the network delay, in order. */
+  send(packet: ClientPacket): void {
+    const s = this.ensemble.scheduler;
+    if (this.ensemble.isPartitioned(this.handle.actor)) return;
+    const at = Math.max(s.now + this.ensemble.latency(), this.toServerAt);
+    this.toServerAt = at;
+    s.schedule(at - s.now, () => this.open && this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
+  }
+
+  /** A packet to the client, delivered after the network delay, in order, as the client's step. */
+  reply(deliver: () => void): void {
+    if (!this.open) return;
+    const s = this.ensemble.scheduler;
+    if (this.ensemble.isPartitioned(this.handle.actor)) return;
+    const at = Math.max(s.now + this.ensemble.latency(), this.toClientAt);
+    this.toClientAt = at;
+    s.schedule(at - s.now, () => this.open && deliver(), 'reply', this.handle.actor);
+  }
+
+  enqueue(packet: ClientPacket): void {
+    this.inbox.push({ packet, receivedAt: this.ensemble.scheduler.now });
+    this.pump();
+  }
+
+  /** Serves the inbox in order; a write or sync holds the ones behind it until it replied. */
+  pump(): void {
+    while (!this.busy && this.open && this.inbox.length > 0) {
+      const { packet } = this.inbox.shift()!;
+      this.busy = true;
+      this.ensemble.serve(this, packet, () => {
+        this.busy = false;
+        queueMicrotask(() => this.pump());
+      });
+    }
+  }
+
+  /** Closes the connection at the server; the client is told after the network delay unless `silently`. */
+  close(why: string, silently = false): void {
+    if (!this.open) return;
+    this.open = false;
+    this.inbox.length = 0;
+    this.member.connections.delete(this);
+    if (this.session !== undefined) this.member.tree.forgetWatches(this.session);
+    this.ensemble.scheduler.note(`server ${this.member.id} closes the connection of ${this.handle.describe()}: ${why}`, SIM_ACTOR);
+    if (!silently) {
+      const s = this.ensemble.scheduler;
+      s.schedule(this.ensemble.latency(), () => this.handle.connectionDropped(this), 'disconnect', this.handle.actor);
+    }
+  }
+}
+
+/** What the server answers a handshake. */
+export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number; readonly zxid: bigint } | { readonly ok: false; readonly expired: true };
+
+/**
+ * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
+ * replicas that apply it with a delay (and may lag, so a read can be stale until `sync`), sessions
+ * with ids carrying the server id in their top byte, expiry on the tick after the timeout without
+ * traffic, one-shot data, exists and child watches fired by the replica a client is connected to,
+ * before the reply to any later read that shows the change, `SetWatches` on reconnection, ACLs,
+ * containers swept on the simulated clock, and the faults a test wants at exact points.
+ *
+ * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
+ * `ZooKeeperClient` and `ZkSession` run over it unchanged.
+ *
+ * Deliberate abstractions: the leader is not a member that can fail (members fail; the log does
+ * not), a member that is down loses its connections at once (a silent cut is `partition`),
+ * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
+ * exist, and there are no TTL nodes, no multi, no quotas.
+ */
+export class SimulatedEnsemble {
+  readonly members: Member[];
+  /** The leader's tree: what every write is checked against. */
+  private primary = new ZnodeTree();
+  private log: Txn[] = [];
+  private epoch = 1n;
+  private counter = 0n;
+  private readonly sessions = new Map<bigint, SessionRecord>();
+  private sessionCounter = 0n;
+  readonly tickMs: number;
+  private readonly minTimeout: number;
+  private readonly maxTimeout: number;
+  readonly maxBufferBytes: number;
+  private readonly latencyRange: readonly [number, number];
+  private readonly applyRange: readonly [number, number];
+  /** Actors cut off the network (packets both ways vanish) until the time given. */
+  private readonly partitions = new Map<string, number>();
+  /** Sessions whose next write is refused with SESSIONMOVED (a fault). */
+  private readonly movedOnce = new Set<bigint>();
+  /** Every handle ever opened, for faults and checks by actor. */
+  readonly handles = new Set<SimulatedHandle>();
+  /**
+   * The C client binding over this ensemble: `new ZooKeeperClient({ ..., binding })`. A handle
+   * belongs to the actor that creates it (its replies and watches are that actor's steps).
+   */
+  readonly binding: NativeZooKeeperConstructor;
+
+  constructor(
+    readonly scheduler: SimScheduler,
+    options: SimulatedEnsembleOptions = {},
+  ) {
+    this.members = (options.serverIds ?? [1, 2, 3]).map((id) => new Member(id));
+    this.tickMs = options.tickMs ?? 500;
+    this.minTimeout = options.minSessionTimeoutMs ?? 2 * this.tickMs;
+    this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
+    this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
+    this.latencyRange = options.latencyMs ?? [0.05, 0.5];
+    this.applyRange = options.applyDelayMs ?? [0, 0.3];
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const ensemble = this;
+    this.binding = class extends SimulatedHandle {
+      constructor(config: Record<string, unknown>) {
+        super(ensemble, config);
+        ensemble.handles.add(this);
+      }
+    };
+    this.tickSessions();
+    this.sweepContainers(options.containerCheckMs ?? 1000);
+  }
+
+  /** `host:port,...` of every member. */
+  get connectString(): string {
+    return this.members.map((m) => m.host).join(',');
+  }
+
+  member(host: string): Member | undefined {
+    return this.members.find((m) => m.host === host);
+  }
+
+  latency(): number {
+    const [min, max] = this.latencyRange;
+    return min + this.scheduler.random.float() * (max - min);
+  }
+
+  /** A quorum of members is up: without one, no member serves. */
+  get hasQuorum(): boolean {
+    return this.members.filter((m) => m.up).length * 2 > this.members.length;
+  }
+
+  /** The leader's zxid: the last one it assigned. */
+  get lastZxid(): bigint {
+    return this.primary.lastZxid;
+  }
+
+  // ------------------------------------------------------------------ the client's side calls these
+
+  /** A client opens a TCP connection to `member` and sends its handshake. */
+  handshake(
+    member: Member,
+    handle: SimulatedHandle,
+    request: { session: bigint; password: string; timeoutMs: number; lastZxidSeen: bigint; ids: readonly string[] },
+    answer: (connection: ServerConnection, result: Handshake) => void,
+    refused: () => void,
+  ): void {
+    const s = this.scheduler;
+    s.schedule(this.latency(), () => {
+      // A member without a quorum, or one behind what the client already saw (a server restarted
+      // with an empty data directory, a lagging follower), refuses: the client tries another.
+      if (!member.up || !this.hasQuorum || request.lastZxidSeen > member.tree.lastZxid) {
+        s.note(`server ${member.id} refuses ${handle.describe()} (seen 0x${request.lastZxidSeen.toString(16)}, has 0x${member.tree.lastZxid.toString(16)})`, SIM_ACTOR);
+        s.schedule(this.latency(), refused, 'refused', handle.actor);
+        return;
+      }
+      const connection = new ServerConnection(member, handle, this);
+      connection.ids.push(...request.ids);
+      member.connections.add(connection);
+      const timeoutMs = Math.min(this.maxTimeout, Math.max(this.minTimeout, request.timeoutMs));
+      if (request.session !== 0n) {
+        const record = this.sessions.get(request.session);
+        if (!record || record.ended || record.password !== request.password) {
+          connection.reply(() => answer(connection, { ok: false, expired: true }));
+          connection.open = false;
+          member.connections.delete(connection);
+          return;
+        }
+        this.attach(record, connection);
+        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs, zxid: member.tree.lastZxid }));
+        return;
+      }
+      // A new session: ZooKeeper's session ids carry the id of the server that made them in their top byte.
+      const id = (BigInt(member.id) << 56n) | (0x5e55_0000n + ++this.sessionCounter);
+      const record: SessionRecord = { id, password: this.scheduler.random.uuid().replaceAll('-', ''), timeoutMs, expiresAt: 0, owner: undefined, ended: false };
+      this.sessions.set(id, record);
+      this.attach(record, connection);
+      // Creating a session is a transaction: the reply comes once this member applied it.
+      const index = this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
+      this.afterApply(member, index, () =>
+        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs, zxid: member.tree.lastZxid })),
+      );
+    }, 'handshake', SIM_ACTOR);
+  }
+
+  /** A packet reached the server over `connection` (see `ServerConnection.send`). */
+  receive(connection: ServerConnection, packet: ClientPacket): void {
+    const member = connection.member;
+    if (!member.up || !this.hasQuorum) return connection.close('no quorum');
+    if (packet.bytes > this.maxBufferBytes) return connection.close(`packet of ${packet.bytes} bytes exceeds jute.maxbuffer`);
+    const record = connection.session === undefined ? undefined : this.sessions.get(connection.session);
+    if (record && !record.ended) this.touch(record);
+    connection.enqueue(packet);
+  }
+
+  /** Answers one request; `done` lets the next one of the session through. */
+  serve(connection: ServerConnection, packet: ClientPacket, done: () => void): void {
+    const member = connection.member;
+    const record = this.sessions.get(connection.session!);
+    const asker: Asker = { session: connection.session!, ids: connection.ids };
+    if (!record || record.ended) {
+      connection.close('session expired');
+      return done();
+    }
+    const request = packet.request;
+    switch (request.op) {
+      case 'ping':
+        connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+        return done();
+      case 'auth':
+        connection.ids.push(request.id);
+        connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+        return done();
+      case 'closeSession': {
+        record.ended = true;
+        const index = this.commit(() => this.primary.closeSession(record.id, this.nextZxid(), this.wallTime()));
+        this.afterApply(member, index, () => {
+          connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+          connection.close('session closed', true);
+          done();
+        });
+        return;
+      }
+      case 'getData':
+      case 'exists':
+      case 'getChildren':
+      case 'getAcl':
+        this.serveRead(connection, packet, asker);
+        return done();
+      case 'sync': {
+        // The leader answers a sync in its log order: once this member applied everything before it.
+        this.scheduler.schedule(this.latency(), () => {
+          const index = this.log.length;
+          this.afterApply(member, index, () => {
+            connection.reply(() => packet.answer(0, request.path, member.tree.lastZxid));
+            done();
+          });
+        }, 'sync', SIM_ACTOR);
+        return;
+      }
+      default: {
+        // A write: relayed to the leader, checked and committed there, answered by this member
+        // once it applied the entry. A failed write is committed too (an error transaction).
+        this.scheduler.schedule(this.latency(), () => {
+          let rc = 0;
+          let value: unknown;
+          let index = this.log.length;
+          if (record.owner !== member || this.movedOnce.delete(record.id)) {
+            rc = RC.SESSIONMOVED;
+          } else {
+            const write = request as WriteRequest;
+            index = this.commit(() => {
+              const zxid = this.nextZxid();
+              const txn = this.primary.prepare(write, asker, zxid, this.wallTime());
+              if (!(txn instanceof ZkFault)) return txn;
+              rc = txn.rc;
+              return { type: 'error', zxid, time: this.wallTime(), rc };
+            });
+            // The leader applied it just now: its tree shows the node as this write left it.
+            const txn = this.log[index - 1]!;
+            if (rc === 0 && txn.type === 'create') value = txn.path;
+            if (rc === 0 && txn.type === 'setData') value = (this.primary.read(write.path, asker, 0) as { stat: SimStat }).stat;
+          }
+          this.afterApply(member, index, () => {
+            if (connection.loseNextWriteReply && rc === 0) {
+              connection.loseNextWriteReply = false;
+              connection.close('fault: the reply of an applied write is lost');
+              return done();
+            }
+            connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
+            done();
+          });
+        }, 'relay', SIM_ACTOR);
+      }
+    }
+  }
+
+  private serveRead(connection: ServerConnection, packet: ClientPacket, asker: Asker): void {
+    const { tree } = connection.member;
+    const request = packet.request as Extract<ClientPacket['request'], { op: 'getData' | 'exists' | 'getChildren' | 'getAcl' }>;
+    const perms = request.op === 'exists' ? 0 : request.op === 'getAcl' ? 0 : undefined;
+    const found = tree.read(request.path, asker, perms);
+    if (request.op === 'getAcl' && !(found instanceof ZkFault) && !found.acl.some((a) => (a.perms & (1 | 16)) !== 0 && (a.scheme === 'world' || asker.ids.includes(a.id)))) {
+      return connection.reply(() => packet.answer(RC.NOAUTH, undefined, tree.lastZxid));
+    }
+    if (request.watch && (request.op === 'exists' ? !(found instanceof ZkFault) || found.rc === RC.NONODE : !(found instanceof ZkFault))) {
+      tree.watch(request.op === 'getChildren' ? 'child' : 'data', request.path, asker.session);
+    }
+    const zxid = tree.lastZxid;
+    if (found instanceof ZkFault) return connection.reply(() => packet.answer(found.rc, undefined, zxid));
+    // The server lists children in its hash order: recipes must sort them themselves.
+    const children = request.op === 'getChildren' ? this.scheduler.random.shuffle(found.children) : undefined;
+    connection.reply(() => packet.answer(0, { ...found, children }, zxid));
+  }
+
+  /** The client's `SetWatches` after a reconnection: fire what changed since `relativeZxid`, keep the rest. */
+  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: { data: string[]; exist: string[]; child: string[] }): void {
+    const fired = connection.member.tree.setWatches(connection.session!, relativeZxid, watches);
+    for (const n of fired) connection.reply(() => connection.handle.notify(n.type, n.path));
+  }
+
+  // ------------------------------------------------------------------ the leader's log
+
+  private nextZxid(): bigint {
+    return (this.epoch << 32n) | ++this.counter;
+  }
+
+  /** Simulated wall-clock time of a transaction (ctime/mtime). */
+  private wallTime(): number {
+    return Date.UTC(2026, 0, 1) + Math.floor(this.scheduler.now);
+  }
+
+  /** Appends the transaction `make` builds (applied to the leader's tree at once) and schedules every replica to apply it. Returns its log index (1-based). */
+  private commit(make: () => Txn): number {
+    const txn = make();
+    this.primary.apply(txn);
+    this.log.push(txn);
+    const index = this.log.length;
+    for (const member of this.members) this.scheduleApply(member);
+    return index;
+  }
+
+  private scheduleApply(member: Member): void {
+    if (!member.up) return;
+    const [min, max] = this.applyRange;
+    const delay = Math.max(member.lagUntil - this.scheduler.now, 0) + min + this.scheduler.random.float() * (max - min);
+    this.scheduler.schedule(delay, () => this.catchUp(member), 'apply', SIM_ACTOR);
+  }
+
+  /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
+  private catchUp(member: Member): void {
+    if (!member.up || member.lagUntil > this.scheduler.now) return;
+    while (member.applied < this.log.length) {
+      this.deliver(member, member.tree.apply(this.log[member.applied++]!));
+    }
+    const ready = member.held.filter((h) => h.index <= member.applied);
+    member.held.splice(0, member.held.length, ...member.held.filter((h) => h.index > member.applied));
+    for (const h of ready) h.release();
+  }
+
+  private afterApply(member: Member, index: number, release: () => void): void {
+    if (member.applied >= index) return release();
+    member.held.push({ index, release });
+    this.scheduleApply(member);
+  }
+
+  private deliver(member: Member, notifications: readonly Notification[]): void {
+    for (const n of notifications) {
+      for (const connection of member.connections) if (connection.session === n.session) connection.reply(() => connection.handle.notify(n.type, n.path));
+    }
+  }
+
+  // ------------------------------------------------------------------ sessions
+
+  private attach(record: SessionRecord, connection: ServerConnection): void {
+    // The session moves here: a connection it had elsewhere is closed by its server.
+    for (const member of this.members) {
+      for (const other of member.connections) if (other !== connection && other.session === record.id) other.close('session moved');
+    }
+    record.owner = connection.member;
+    connection.session = record.id;
+    this.touch(record);
+  }
+
+  private touch(record: SessionRecord): void {
+    // ZooKeeper's ExpiryQueue: the deadline rounded up to the next tick.
+    record.expiresAt = (Math.floor((this.scheduler.now + record.timeoutMs) / this.tickMs) + 1) * this.tickMs;
+  }
+
+  private tickSessions(): void {
+    this.scheduler.schedule(this.tickMs, () => {
+      this.tickSessions();
+      if (!this.hasQuorum) {
+        // No leader, no expiry; a new leader gives every session a fresh timeout (as ZooKeeper's does).
+        for (const record of this.sessions.values()) this.touch(record);
+        return;
+      }
+      for (const record of this.sessions.values()) if (!record.ended && record.expiresAt <= this.scheduler.now) this.expire(record, 'timed out');
+    }, 'session tick', SIM_ACTOR);
+  }
+
+  private sweepContainers(intervalMs: number): void {
+    this.scheduler.schedule(intervalMs, () => {
+      this.sweepContainers(intervalMs);
+      if (!this.hasQuorum) return;
+      for (const path of this.primary.emptyContainers()) {
+        this.commit(() => {
+          const zxid = this.nextZxid();
+          const txn = this.primary.prepare({ op: 'delete', path, version: -1 }, { session: 0n, ids: [] }, zxid, this.wallTime());
+          return txn instanceof ZkFault ? { type: 'error', zxid, time: this.wallTime(), rc: txn.rc } : txn;
+        });
+      }
+    }, 'container sweep', SIM_ACTOR);
+  }
+
+  private expire(record: SessionRecord, why: string): void {
+    record.ended = true;
+    this.scheduler.note(`session 0x${record.id.toString(16)} expires (${why})`, SIM_ACTOR);
+    this.commit(() => this.primary.closeSession(record.id, this.nextZxid(), this.wallTime()));
+    for (const member of this.members) for (const c of member.connections) if (c.session === record.id) c.close('session expired');
+  }
+
+  // ------------------------------------------------------------------ faults and inspection
+
+  /** Expires a session now, as the server does after its timeout. */
+  expireSession(hexId: string): void {
+    const record = this.sessions.get(BigInt(`0x${hexId}`));
+    if (record && !record.ended) this.expire(record, 'fault');
+  }
+
+  /** `actor`'s packets vanish for `ms`, both ways, and its new connections time out: neither end is told. */
+  partition(actor: string, ms: number): void {
+    this.partitions.set(actor, Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms));
+  }
+
+  isPartitioned(actor: string): boolean {
+    return (this.partitions.get(actor) ?? 0) > this.scheduler.now;
+  }
+
+  /**
+   * `actor`'s process dies: it takes no more steps, and the kernel closes its sockets, so its
+   * servers see the connections go (no closeSession: its sessions live until they expire).
+   */
+  crash(actor: string): void {
+    this.scheduler.crash(actor);
+    for (const connection of this.connectionsOf(actor)) connection.close('process died', true);
+  }
+
+  /** The next write of the session is refused with SESSIONMOVED. */
+  moveSessionOnce(hexId: string): void {
+    this.movedOnce.add(BigInt(`0x${hexId}`));
+  }
+
+  /** A member stops (its clients see their connections drop) or starts again (and catches up). */
+  setMemberUp(id: number, up: boolean): void {
+    const member = this.members.find((m) => m.id === id)!;
+    if (member.up === up) return;
+    member.up = up;
+    if (!up) for (const c of [...member.connections]) c.close('server stopped');
+    else this.scheduleApply(member);
+    if (!this.hasQuorum) for (const m of this.members) for (const c of [...m.connections]) c.close('quorum lost');
+  }
+
+  /** The member applies nothing for `ms`: its reads go stale, its writes' replies and syncs wait. */
+  lag(id: number, ms: number): void {
+    const member = this.members.find((m) => m.id === id)!;
+    member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
+    this.scheduleApply(member);
+  }
+
+  /**
+   * Every member restarts with an empty data directory: the tree, the log and the sessions are
+   * gone and zxids start over, so a client that saw a later zxid is refused until it starts a new session.
+   */
+  wipe(): void {
+    for (const member of this.members) for (const c of [...member.connections]) c.close('restarted with an empty data directory');
+    this.primary = new ZnodeTree();
+    this.log = [];
+    this.counter = 0n;
+    this.epoch = 1n;
+    this.sessions.clear();
+    for (const member of this.members) {
+      member.held.length = 0;
+      member.applied = 0;
+      (member as { tree: ZnodeTree }).tree = new ZnodeTree();
+    }
+  }
+
+  /** Connections of the handles `actor` opened. */
+  connectionsOf(actor: string): ServerConnection[] {
+    return this.members.flatMap((m) => [...m.connections].filter((c) => c.handle.actor === actor));
+  }
+
+  /** Sessions the server considers alive. */
+  liveSessions(): string[] {
+    return [...this.sessions.values()].filter((r) => !r.ended).map((r) => r.id.toString(16));
+  }
+
+  /** The leader's tree: every node with its owner (hex session id, `0` for persistent ones). */
+  nodes(): { path: string; owner: string }[] {
+    return this.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
+  }
+
+  /** Reads the leader's tree (for checks and the testing entry point, not for recipes). */
+  readNode(path: string): { data: Buffer; stat: SimStat; children: string[]; acl: readonly ZkAcl[] } | undefined {
+    const found = this.primary.read(path, { session: 0n, ids: [] }, 0);
+    return found instanceof ZkFault ? undefined : found;
+  }
+}

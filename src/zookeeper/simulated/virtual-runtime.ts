@@ -1,0 +1,118 @@
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import type { SimEvent, SimScheduler } from './sim-scheduler.js';
+
+/** `Date.now()` at virtual time 0: a fixed instant, so that a seed's trace never changes. */
+export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
+
+const require = createRequire(import.meta.url);
+const crypto = require('node:crypto') as typeof import('node:crypto');
+
+/**
+ * A timer of the virtual runtime, shaped like Node's `Timeout` as far as the library uses it
+ * (`unref`, `ref`, `hasRef`, `refresh`, and clearing through `clearTimeout`/`clearInterval`).
+ */
+class VirtualTimer {
+  private event: SimEvent | undefined;
+  private referenced = true;
+
+  constructor(
+    private readonly scheduler: SimScheduler,
+    private readonly callback: (...args: unknown[]) => void,
+    private readonly delayMs: number,
+    private readonly args: unknown[],
+    private readonly repeat: boolean,
+  ) {
+    this.arm();
+  }
+
+  private arm(): void {
+    this.event = this.scheduler.schedule(this.delayMs, () => {
+      if (this.repeat) this.arm();
+      else this.event = undefined;
+      this.callback(...this.args);
+    }, this.repeat ? 'interval' : 'timer');
+  }
+
+  clear(): void {
+    this.scheduler.cancel(this.event);
+    this.event = undefined;
+  }
+
+  refresh(): this {
+    this.clear();
+    this.arm();
+    return this;
+  }
+
+  unref(): this {
+    this.referenced = false;
+    return this;
+  }
+
+  ref(): this {
+    this.referenced = true;
+    return this;
+  }
+
+  hasRef(): boolean {
+    return this.referenced;
+  }
+}
+
+/**
+ * Puts every source of time and chance the library uses on `scheduler` for the simulation's
+ * duration: `setTimeout`/`setInterval`/`setImmediate` (and their clears), `AbortSignal.timeout`,
+ * `performance.now()`, `Date.now()`, `Math.random()` and `crypto.randomUUID()`. The library's
+ * code keeps calling the globals it always calls, so production runs the real ones and a
+ * simulation runs these: nothing of it is threaded through constructors.
+ *
+ * Returns the function that puts the real ones back. One simulation at a time per process.
+ */
+export function installVirtualRuntime(scheduler: SimScheduler): () => void {
+  const g = globalThis as Record<string, unknown>;
+  const names = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate'] as const;
+  const saved = Object.fromEntries(names.map((name) => [name, g[name]]));
+  const savedPerformanceNow = Object.getOwnPropertyDescriptor(performance, 'now');
+  const savedDateNow = Date.now;
+  const savedRandom = Math.random;
+  const savedTimeout = AbortSignal.timeout;
+  const savedUuid = crypto.randomUUID;
+  if (g.__zkLockVirtualRuntime) throw new Error('a virtual runtime is installed already: one simulation at a time');
+  g.__zkLockVirtualRuntime = true;
+
+  const clear = (timer: unknown) => {
+    if (timer instanceof VirtualTimer) timer.clear();
+  };
+  g.setTimeout = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => new VirtualTimer(scheduler, callback, Number(ms) || 0, args, false);
+  g.setInterval = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
+    new VirtualTimer(scheduler, callback, Math.max(1, Number(ms) || 0), args, true);
+  g.setImmediate = (callback: (...args: unknown[]) => void, ...args: unknown[]) => new VirtualTimer(scheduler, callback, 0, args, false);
+  g.clearTimeout = g.clearInterval = g.clearImmediate = clear;
+  Object.defineProperty(performance, 'now', { value: () => scheduler.now, configurable: true, writable: true });
+  Date.now = () => VIRTUAL_EPOCH_MS + Math.floor(scheduler.now);
+  const random = scheduler.random.fork();
+  Math.random = () => random.float();
+  AbortSignal.timeout = (ms: number) => {
+    const controller = new AbortController();
+    scheduler.schedule(ms, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), 'AbortSignal.timeout');
+    return controller.signal;
+  };
+  // `import { randomUUID } from 'node:crypto'` is a live binding of the builtin's exports, which
+  // syncBuiltinESMExports refreshes from the CommonJS object.
+  const uuids = scheduler.random.fork();
+  crypto.randomUUID = (() => uuids.uuid()) as typeof crypto.randomUUID;
+  syncBuiltinESMExports();
+
+  return () => {
+    for (const name of names) g[name] = saved[name];
+    if (savedPerformanceNow) Object.defineProperty(performance, 'now', savedPerformanceNow);
+    else delete (performance as unknown as Record<string, unknown>).now;
+    Date.now = savedDateNow;
+    Math.random = savedRandom;
+    AbortSignal.timeout = savedTimeout;
+    crypto.randomUUID = savedUuid;
+    syncBuiltinESMExports();
+    delete g.__zkLockVirtualRuntime;
+  };
+}
