@@ -16,7 +16,10 @@ export type SessionLossReason = 'disconnected' | 'paused';
  *   package, hence this bound).
  * The second bound only holds while the event loop runs: when this process was paused (SIGSTOP,
  * a long GC, a blocked loop) the C client could not notice anything. A ticker detects such stalls
- * and falls back to the last moment the loop was seen running.
+ * and falls back to the last moment the loop was seen running. On resume the ticker may run
+ * before the C client had its first look at the connection; until it has (a third of the
+ * timeout, its ping interval) or a request sent after the stall was answered, the stall still
+ * dates the last contact (`unprovenStall`).
  *
  * The deadline is `lastContact + timeout - margin`; the margin absorbs timer lateness.
  */
@@ -29,6 +32,11 @@ export class SessionLossClock {
   private deadline: number | undefined;
   /** `onLost` has fired since the last connection. */
   private lost = false;
+  /**
+   * A stall the ticker saw while connected, whose deadline had not passed: `at` the loop's last
+   * run before it, `seenAt` its end. Nothing shows yet that the server heard from us since.
+   */
+  private unprovenStall: { at: number; seenAt: number } | undefined;
 
   constructor(
     private readonly timeoutMs: () => number,
@@ -40,6 +48,7 @@ export class SessionLossClock {
   connected(): void {
     this.connectedNow = true;
     this.lost = false;
+    this.unprovenStall = undefined; // a (re)connection is the C client running after any stall
     this.deadline = undefined;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
@@ -55,19 +64,21 @@ export class SessionLossClock {
   mayHaveExpired(now = performance.now()): boolean {
     if (this.lost) return true;
     if (this.deadline !== undefined) return now >= this.deadline;
-    return this.connectedNow && this.ticker !== undefined && this.deadlineFrom(this.lastTick) <= now;
+    if (!this.connectedNow || this.ticker === undefined) return false;
+    return this.deadlineFrom(Math.min(this.lastTick, this.stallBound(now) ?? Infinity)) <= now;
   }
 
   /** The connection dropped now: arm the deadline. */
   suspended(): void {
     this.connectedNow = false;
     const now = performance.now();
-    const aliveAt = this.stalledSince(now) ?? now;
+    const aliveAt = Math.min(this.stalledSince(now) ?? now, this.stallBound(now) ?? now);
     this.arm(this.deadlineFrom(aliveAt), now, 'disconnected');
   }
 
   stop(): void {
     this.connectedNow = false;
+    this.unprovenStall = undefined;
     this.deadline = undefined;
     clearTimeout(this.deadlineTimer);
     clearInterval(this.ticker);
@@ -104,6 +115,20 @@ export class SessionLossClock {
     return Math.max(50, this.timeoutMs() / 6);
   }
 
+  /**
+   * The start of a stall the C client may not have looked past yet (see `unprovenStall`): it has
+   * had a third of the timeout since, or a request sent after the stall was answered, or neither.
+   */
+  private stallBound(now: number): number | undefined {
+    const stall = this.unprovenStall;
+    if (!stall) return undefined;
+    if (now - stall.seenAt >= this.timeoutMs() / 3 || this.lastContactAt() > stall.seenAt) {
+      this.unprovenStall = undefined;
+      return undefined;
+    }
+    return stall.at;
+  }
+
   /** The last time the loop was seen running, when it has not run for much longer than a tick. */
   private stalledSince(now: number): number | undefined {
     return this.ticker && now - this.lastTick > 1.5 * this.tickIntervalMs() ? this.lastTick : undefined;
@@ -117,9 +142,13 @@ export class SessionLossClock {
       const stalledAt = this.stalledSince(now);
       this.lastTick = now;
       // Paused while the C client believed it was connected: it could not send pings meanwhile.
-      if (stalledAt !== undefined && this.connectedNow && this.deadlineFrom(stalledAt) <= now) {
-        this.connectedNow = false;
-        this.fireLost('paused');
+      if (stalledAt !== undefined && this.connectedNow) {
+        if (this.deadlineFrom(stalledAt) <= now) {
+          this.connectedNow = false;
+          this.fireLost('paused');
+        } else {
+          this.unprovenStall = { at: stalledAt, seenAt: now };
+        }
       }
     }, this.tickIntervalMs());
     this.ticker.unref();

@@ -1,0 +1,66 @@
+/**
+ * The session-loss clock after a pause the ticker saw first. On resume, Node may run the loss
+ * clock's ticker before the C client's own check: the ticker sees the stall, finds the deadline
+ * it implies not passed yet, and goes on. When the C client then reports the connection dead (it
+ * heard nothing during the pause), the disconnection must be dated from the stall, not from
+ * "now": the C client did not run during the pause, so its 2/3-timeout rule proves nothing about
+ * that time. Found by the simulation (`npm run test:sim -- --seed 36`), where the server expired
+ * the session at 8.0 s while the clock only announced `lost` at 8.37 s: two holders for 0.37 s.
+ *
+ * Run on the simulator's virtual clock: the order of the two events after the pause is exactly
+ * the one that matters, which a real SIGSTOP cannot be steered into.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SessionLossClock } from '../../src/zookeeper/session-loss-clock.js';
+import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
+import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
+
+const TIMEOUT_MS = 4000;
+
+describe('SessionLossClock after a stall the ticker saw first', () => {
+  it('dates a disconnection reported after the stall from the stall: lost before the server can expire the session', async () => {
+    const scheduler = new SimScheduler(1);
+    const uninstall = installVirtualRuntime(scheduler);
+    try {
+      let lastContactAt = 0;
+      let lostAt: number | undefined;
+      const clock = new SessionLossClock(() => TIMEOUT_MS, () => lastContactAt, () => (lostAt ??= scheduler.now));
+      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      // The last request the server answered was sent at 3891 ms: it expires the session
+      // TIMEOUT_MS after hearing it, at 7891 ms at the earliest.
+      scheduler.schedule(3891, () => (lastContactAt = 3891), 'reply', 'process');
+      // SIGSTOP at 4071 ms for 3165 ms. The ticker's interval came due during the pause and runs
+      // first on resume; the C client's report of the dead connection (queued later) runs after it.
+      scheduler.schedule(4071, () => scheduler.pause('process', 3165), 'pause', 'sim');
+      scheduler.schedule(5000, () => clock.suspended(), 'C client: connection timed out', 'process');
+      await scheduler.run({ untilMs: 10_000 });
+      clock.stop();
+      const serverExpiresAt = 3891 + TIMEOUT_MS;
+      assert.ok(lostAt !== undefined, 'lost was never announced');
+      assert.ok(lostAt <= serverExpiresAt, `lost announced at ${lostAt} ms, after the server may have expired the session (${serverExpiresAt} ms)`);
+    } finally {
+      uninstall();
+    }
+  });
+
+  it('while still connected, counts the session in doubt once the stall could have cost it, until the C client had its check', async () => {
+    const scheduler = new SimScheduler(2);
+    const uninstall = installVirtualRuntime(scheduler);
+    try {
+      const clock = new SessionLossClock(() => TIMEOUT_MS, () => 3891, () => undefined);
+      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      // Resumed at 7236 ms: the ticker sees the stall, whose deadline (7691 ms) has not passed yet.
+      scheduler.schedule(4071, () => scheduler.pause('process', 3165), 'pause', 'sim');
+      let inDoubt: boolean | undefined;
+      // Past that deadline, before the C client said anything about its connection: the server
+      // may expire the session from 7891 ms on, unless the C client pinged it after the resume.
+      scheduler.schedule(7900, () => (inDoubt = clock.mayHaveExpired()), 'holder checks its lease', 'process');
+      await scheduler.run({ untilMs: 8000 });
+      clock.stop();
+      assert.equal(inDoubt, true, 'the session counted as certainly alive 4.01 s after the server last heard from it (timeout 4 s), with no sign of life since the pause');
+    } finally {
+      uninstall();
+    }
+  });
+});
