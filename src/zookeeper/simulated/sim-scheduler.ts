@@ -36,6 +36,8 @@ export class SimScheduler {
   private readonly crashed = new Set<string>();
   /** Events run so far. */
   steps = 0;
+  /** Told of an exception thrown by an event (default: rethrown, ending the run). */
+  onUncaught: ((error: unknown, event: SimEvent) => void) | undefined;
   /** Called with every line a run explains itself with (see `note`); off unless set. */
   tracer: ((line: string) => void) | undefined;
 
@@ -91,10 +93,11 @@ export class SimScheduler {
   /**
    * Runs events until `done()` holds (checked after every step), no event is left, the clock
    * would pass `untilMs`, or `maxSteps` more steps ran. Between two steps it lets the microtasks of
-   * the first drain, on the real event loop (the only real wait of a simulation).
+   * the first drain, on the real event loop (the only real wait of a simulation), then calls
+   * `afterStep` (where invariants are checked).
    */
-  async run(options: { done?: () => boolean; untilMs?: number; maxSteps?: number } = {}): Promise<'done' | 'idle' | 'time' | 'steps'> {
-    const { done, untilMs = Infinity, maxSteps = Infinity } = options;
+  async run(options: { done?: () => boolean; untilMs?: number; maxSteps?: number; afterStep?: () => void } = {}): Promise<'done' | 'idle' | 'time' | 'steps'> {
+    const { done, untilMs = Infinity, maxSteps = Infinity, afterStep } = options;
     let taken = 0;
     for (;;) {
       if (done?.()) return 'done';
@@ -108,9 +111,15 @@ export class SimScheduler {
       this.running = event.actor;
       taken++;
       this.steps++;
-      event.run();
+      try {
+        event.run();
+      } catch (error) {
+        // In a real process this would be an uncaught exception: say so, do not stop the run.
+        (this.onUncaught ?? rethrow)(error, event);
+      }
       await drainMicrotasks();
       this.running = SIM_ACTOR;
+      afterStep?.();
     }
   }
 
@@ -163,6 +172,10 @@ export class SimScheduler {
       i = least;
     }
   }
+}
+
+function rethrow(error: unknown): never {
+  throw error;
 }
 
 function before(a: SimEvent, b: SimEvent): boolean {

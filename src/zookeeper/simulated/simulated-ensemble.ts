@@ -494,6 +494,16 @@ export class SimulatedEnsemble {
     this.partitions.set(actor, Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms));
   }
 
+  /** Ends every partition and lag, and starts every stopped member: the faults are over. */
+  heal(): void {
+    this.partitions.clear();
+    for (const member of this.members) {
+      member.lagUntil = 0;
+      this.setMemberUp(member.id, true);
+      this.scheduleApply(member);
+    }
+  }
+
   isPartitioned(actor: string): boolean {
     return (this.partitions.get(actor) ?? 0) > this.scheduler.now;
   }

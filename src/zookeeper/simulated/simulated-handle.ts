@@ -325,19 +325,25 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     for (const { request, bytes, callback } of this.outbox.splice(0)) this.transmit(request, bytes, callback);
   }
 
-  /** Pings after a third of the timeout without sending; gives up after two thirds without hearing. */
+  /**
+   * The C client's timer: it pings once it has sent nothing for a third of the timeout, and gives
+   * up on the connection the moment it has heard nothing for two thirds of it (its recv timeout,
+   * which the session-loss clock of `ZkSession` counts on). Armed for the earlier of the two.
+   */
   private schedulePing(): void {
     const s = this.ensemble.scheduler;
-    this.pingTimer = s.schedule(this.timeout / 3, () => {
+    const recvDeadline = this.lastHeardAt + (2 * this.timeout) / 3;
+    const pingDue = this.lastSentAt + this.timeout / 3;
+    this.pingTimer = s.schedule(Math.min(recvDeadline, pingDue) - s.now, () => {
       if (this.phase !== 'connected' || !this.connection) return;
-      if (s.now - this.lastHeardAt >= (2 * this.timeout) / 3) {
+      if (s.now >= this.lastHeardAt + (2 * this.timeout) / 3) {
         s.note(`heard nothing from server ${this.connection.member.id} for ${Math.round(s.now - this.lastHeardAt)} ms: reconnecting`);
         const connection = this.connection;
         connection.close('client timed out the connection', true);
         this.connectionDropped(connection);
         return;
       }
-      if (s.now - this.lastSentAt >= this.timeout / 3 - 1) this.transmit({ op: 'ping' }, 8, () => undefined);
+      if (s.now >= this.lastSentAt + this.timeout / 3) this.transmit({ op: 'ping' }, 8, () => undefined);
       this.schedulePing();
     }, 'ping', this.actor);
   }

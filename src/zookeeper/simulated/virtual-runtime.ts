@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { SimEvent, SimScheduler } from './sim-scheduler.js';
@@ -16,13 +17,18 @@ class VirtualTimer {
   private event: SimEvent | undefined;
   private referenced = true;
 
+  private readonly callback: (...args: unknown[]) => void;
+
   constructor(
     private readonly scheduler: SimScheduler,
-    private readonly callback: (...args: unknown[]) => void,
+    callback: (...args: unknown[]) => void,
     private readonly delayMs: number,
     private readonly args: unknown[],
     private readonly repeat: boolean,
   ) {
+    // A Node timer runs its callback in the async context it was set in (AsyncLocalStorage
+    // stores, such as the lock frame of a re-entrant call, follow it): so must this one.
+    this.callback = AsyncResource.bind(callback);
     this.arm();
   }
 
@@ -95,7 +101,8 @@ export function installVirtualRuntime(scheduler: SimScheduler): () => void {
   Math.random = () => random.float();
   AbortSignal.timeout = (ms: number) => {
     const controller = new AbortController();
-    scheduler.schedule(ms, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), 'AbortSignal.timeout');
+    const abort = AsyncResource.bind(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    scheduler.schedule(ms, abort, 'AbortSignal.timeout');
     return controller.signal;
   };
   // `import { randomUUID } from 'node:crypto'` is a live binding of the builtin's exports, which

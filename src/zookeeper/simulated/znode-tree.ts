@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../types.js';
 
-/** `ephemeralOwner` of a container node, as the server stores it (`Long.MIN_VALUE`). */
-export const CONTAINER_OWNER = 0x8000000000000000n;
+/**
+ * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
+ * `0` for it (the server hides the marker), so it never leaves the tree.
+ */
+const CONTAINER_OWNER = 0x8000000000000000n;
 
 export interface SimStat {
   czxid: bigint;
@@ -22,7 +25,15 @@ export interface SimStat {
 interface Znode {
   data: Buffer;
   acl: readonly ZkAcl[];
+  /** `cversion` and `ephemeralOwner` as the server keeps them; `statOf` gives what clients read. */
   readonly stat: SimStat;
+  /**
+   * Children created, ever (signed 32 bits): the sequence suffix of the next sequential child.
+   * The server keeps this as its cversion and shows clients `2 * creates - numChildren`, i.e.
+   * creates plus deletes, so the cversion a client reads runs ahead of the next suffix once a
+   * child was deleted.
+   */
+  creates: number;
   /** Insertion order; listings are shuffled by the server anyway (see `SimulatedEnsemble`). */
   readonly children: Set<string>;
 }
@@ -82,7 +93,7 @@ export class ZnodeTree {
   lastZxid = 0n;
 
   constructor() {
-    this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set() });
+    this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set(), creates: 0 });
   }
 
   /** The leader's check of a write against this (its) tree: the transaction, or the failure. */
@@ -96,7 +107,7 @@ export class ZnodeTree {
         if (!parent) return new ZkFault(RC.NONODE);
         if (!permits(parent.acl, ZK_PERMS.CREATE, asker)) return new ZkFault(RC.NOAUTH);
         const sequential = (request.flags & CREATE_FLAGS.sequential) !== 0;
-        const created = sequential ? path + formatSequence(parent.stat.cversion) : path;
+        const created = sequential ? path + formatSequence(parent.creates) : path;
         if (this.nodes.has(created)) return new ZkFault(RC.NODEEXISTS);
         if (parent.stat.ephemeralOwner !== 0n && parent.stat.ephemeralOwner !== CONTAINER_OWNER) return new ZkFault(RC.NOCHILDRENFOREPHEMERALS);
         const owner =
@@ -121,11 +132,12 @@ export class ZnodeTree {
         return { type: 'setData', zxid, time, path, data: request.data };
       }
       case 'setAcl': {
+        // The server fixes up the ACL first: an anonymous `auth` ACL is INVALIDACL, even on a node it may not administer.
+        const acl = fixupAcl(request.acl, asker);
+        if (!acl) return new ZkFault(RC.INVALIDACL);
         const node = this.nodes.get(path);
         if (!node) return new ZkFault(RC.NONODE);
         if (!permits(node.acl, ZK_PERMS.ADMIN, asker)) return new ZkFault(RC.NOAUTH);
-        const acl = fixupAcl(request.acl, asker);
-        if (!acl) return new ZkFault(RC.INVALIDACL);
         if (request.version !== -1 && request.version !== node.stat.aversion) return new ZkFault(RC.BADVERSION);
         return { type: 'setAcl', zxid, time, path, acl };
       }
@@ -140,7 +152,7 @@ export class ZnodeTree {
 
   /** Containers that had a child once and have none now: the container sweep deletes them. */
   emptyContainers(): string[] {
-    return [...this.nodes].filter(([, n]) => n.stat.ephemeralOwner === CONTAINER_OWNER && n.children.size === 0 && n.stat.cversion !== 0).map(([p]) => p);
+    return [...this.nodes].filter(([, n]) => n.stat.ephemeralOwner === CONTAINER_OWNER && n.children.size === 0 && n.creates !== 0).map(([p]) => p);
   }
 
   /** Applies a committed transaction; returns the notifications of this server's watches it fired. */
@@ -150,9 +162,9 @@ export class ZnodeTree {
     switch (txn.type) {
       case 'create': {
         const parent = this.nodes.get(parentOf(txn.path))!;
-        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set() });
+        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: 0 });
         parent.children.add(basename(txn.path));
-        parent.stat.cversion = (parent.stat.cversion + 1) | 0;
+        parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
         parent.stat.numChildren = parent.children.size;
         this.fire(this.dataWatches, txn.path, 'created', fired);
@@ -194,7 +206,7 @@ export class ZnodeTree {
     const node = this.nodes.get(path);
     if (!node) return new ZkFault(RC.NONODE);
     if (perms !== 0 && !permits(node.acl, perms, asker)) return new ZkFault(RC.NOAUTH);
-    return { data: node.data, stat: { ...node.stat }, children: [...node.children], acl: node.acl };
+    return { data: node.data, stat: statOf(node), children: [...node.children], acl: node.acl };
   }
 
   has(path: string): boolean {
@@ -245,7 +257,7 @@ export class ZnodeTree {
   snapshot(): { path: string; owner: bigint; dataLength: number }[] {
     return [...this.nodes]
       .filter(([path]) => path !== '/')
-      .map(([path, node]) => ({ path, owner: node.stat.ephemeralOwner, dataLength: node.data.length }))
+      .map(([path, node]) => ({ path, owner: statOf(node).ephemeralOwner, dataLength: node.data.length }))
       .sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 
@@ -253,7 +265,6 @@ export class ZnodeTree {
     this.nodes.delete(path);
     const parent = this.nodes.get(parentOf(path))!;
     parent.children.delete(basename(path));
-    parent.stat.cversion = (parent.stat.cversion + 1) | 0;
     parent.stat.pzxid = zxid;
     parent.stat.numChildren = parent.children.size;
     this.fire(this.dataWatches, path, 'deleted', fired);
@@ -269,13 +280,19 @@ export class ZnodeTree {
   }
 }
 
+/** The stat as a client reads it: the container marker hidden, cversion as creates plus deletes. */
+function statOf(node: Znode): SimStat {
+  const ephemeralOwner = node.stat.ephemeralOwner === CONTAINER_OWNER ? 0n : node.stat.ephemeralOwner;
+  return { ...node.stat, ephemeralOwner, cversion: (2 * node.creates - node.children.size) | 0 };
+}
+
 function newStat(zxid: bigint, time: number, owner: bigint, dataLength: number): SimStat {
   return { czxid: zxid, mzxid: zxid, pzxid: zxid, ctime: time, mtime: time, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner, dataLength, numChildren: 0 };
 }
 
-/** `%010d` of the parent's signed 32-bit cversion, as the server names sequential nodes (`-000000005` below zero). */
-export function formatSequence(cversion: number): string {
-  return cversion < 0 ? `-${String(-cversion).padStart(9, '0')}` : String(cversion).padStart(10, '0');
+/** `%010d` of the parent's signed 32-bit count of child creates, as the server names sequential nodes (`-000000005` below zero). */
+export function formatSequence(creates: number): string {
+  return creates < 0 ? `-${String(-creates).padStart(9, '0')}` : String(creates).padStart(10, '0');
 }
 
 export function parentOf(path: string): string {

@@ -1,0 +1,191 @@
+/**
+ * The invariants a simulation checks, each defined next to its check. The workload reports what
+ * its processes do (grants, sections, repairs, leadership); `checkStep` runs after every step of
+ * the scheduler. A broken invariant is recorded (with the virtual time), never thrown: the run
+ * goes on so that the trace shows what followed.
+ */
+
+export interface Violation {
+  readonly rule: string;
+  readonly at: number;
+  readonly message: string;
+}
+
+/** A lease as the checker follows it: `isHeld` is the lease's own synchronous answer. */
+export interface WatchedLease {
+  readonly process: string;
+  readonly token: bigint;
+  readonly isHeld: () => boolean;
+}
+
+/** A guarded section's life, keyed by `${lock}#${token}` (locks) or `${election}#${token}#${n}` (leader sections). */
+interface Section {
+  readonly scope: string;
+  readonly token: bigint;
+  /** `fn` returned normally: its work is whole, whether or not completion was recorded. */
+  finished: boolean;
+  /** The whole call succeeded: completion was recorded (the ready znode says so). */
+  succeeded: boolean;
+  /** A successor's recovery repaired it and its take-over was recorded. */
+  repaired: boolean;
+}
+
+export class Invariants {
+  readonly violations: Violation[] = [];
+  private readonly leases = new Map<string, Set<WatchedLease>>();
+  private readonly lastGrant = new Map<string, bigint>();
+  private readonly sections = new Map<string, Section[]>();
+  /** Processes whose `isLeader` the checker reads after every step. */
+  private readonly leaders = new Map<string, { isLeader: () => boolean; alive: () => boolean }>();
+  private lastLeaderToken: bigint | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly trace?: (text: string) => void,
+  ) {}
+
+  violate(rule: string, message: string): void {
+    this.violations.push({ rule, at: this.now(), message });
+    this.trace?.(`!! VIOLATION ${rule}: ${message}`);
+  }
+
+  // ---------------------------------------------------------------- locks
+
+  /**
+   * **Fencing order.** A lock's fencing tokens strictly increase in the order its holders start
+   * (a holder starts when its call's `fn`, or its recovery, first runs).
+   *
+   * **Exclusive holding** (checked here and after every step, see `checkStep`): at no step do two
+   * leases of one lock both answer `isHeld` true. A lease counts as held from its grant until
+   * its `signal` aborts or `isHeld` turns false (which the library guarantees happens before the
+   * server could expire its session: a paused process's lease answers false as soon as the
+   * pause could have cost it the session, even before the process runs again).
+   */
+  granted(lock: string, lease: WatchedLease): void {
+    const last = this.lastGrant.get(lock);
+    if (last !== undefined && lease.token <= last) this.violate('fencing-order', `${lock}: ${lease.process} was granted token ${lease.token} after token ${last}`);
+    this.lastGrant.set(lock, lease.token);
+    let held = this.leases.get(lock);
+    if (!held) this.leases.set(lock, (held = new Set()));
+    held.add(lease);
+    this.checkExclusive(lock);
+  }
+
+  released(lock: string, lease: WatchedLease): void {
+    this.leases.get(lock)?.delete(lease);
+  }
+
+  /** A crashed process believes nothing any more. */
+  forgetProcess(process: string): void {
+    for (const held of this.leases.values()) for (const lease of held) if (lease.process === process) held.delete(lease);
+    this.leaders.delete(process);
+  }
+
+  private checkExclusive(lock: string): void {
+    const holders = [...(this.leases.get(lock) ?? [])].filter((lease) => lease.isHeld());
+    if (holders.length > 1) {
+      const who = holders.map((l) => `${l.process} (token ${l.token})`).join(' and ');
+      this.violate('exclusive-holding', `${lock}: ${who} both hold it`);
+      // One report per overlap: forget the older ones.
+      for (const lease of holders.slice(0, -1)) this.leases.get(lock)!.delete(lease);
+    }
+  }
+
+  /** A re-entrant call's `fn` ran: the lease it re-entered must still be held and its outer call not over. */
+  reentered(lock: string, process: string, lease: WatchedLease, outerEnded: boolean): void {
+    if (outerEnded || !lease.isHeld()) {
+      this.violate('reentry-outlives-lease', `${lock}: a re-entrant call of ${process} ran ${outerEnded ? 'after its outer call had ended' : 'while its lease was not held'}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- guarded sections (locks and leaders)
+
+  /**
+   * **Repair.** Every interrupted guarded section (its `fn` began but did not return) is repaired
+   * by the successor that next begins a section of the same lock or election, before that
+   * successor's own work: when a section begins, no earlier section of its scope may still be
+   * interrupted and unrepaired. A repair counts once the successor's take-over was recorded
+   * (its own section began, or for leaders, it reported leadership).
+   *
+   * **Exactly once, and only what was interrupted.** A section is repaired at most once; a section
+   * whose call succeeded (its completion was recorded) is never repaired; a repaired section's
+   * call never succeeds afterwards. (A section whose `fn` never began, because the holder lost
+   * its lock between marking the section and starting it, may be repaired: nobody can tell.)
+   */
+  sectionBegan(scope: string, token: bigint, process: string): Section {
+    const list = this.sections.get(scope) ?? [];
+    this.sections.set(scope, list);
+    // Also an earlier section of the same token: a leader whose leadership was suspended mid-section
+    // and came back repairs its own section before its next one.
+    for (const earlier of list) {
+      if (!earlier.finished && !earlier.repaired) {
+        this.violate('unrepaired-section', `${scope}: ${process} (token ${token}) began a section while the section of token ${earlier.token} was interrupted and not repaired`);
+        earlier.repaired = true; // report once
+      }
+    }
+    const section: Section = { scope, token, finished: false, succeeded: false, repaired: false };
+    list.push(section);
+    return section;
+  }
+
+  sectionFinished(section: Section): void {
+    section.finished = true;
+  }
+
+  sectionSucceeded(section: Section): void {
+    if (section.repaired) this.violate('repaired-then-completed', `${section.scope}: the call of token ${section.token} succeeded although a successor had repaired its section`);
+    section.succeeded = true;
+  }
+
+  /** A successor's repair of `token` was recorded (see `sectionBegan`). */
+  repairRecorded(scope: string, token: bigint, process: string): void {
+    // The ready znode records the last section of a token: that is the one a repair is for.
+    const section = (this.sections.get(scope) ?? []).filter((s) => s.token === token).pop();
+    if (!section) return; // marked but never begun: allowed (see above)
+    if (section.succeeded) this.violate('spurious-repair', `${scope}: ${process} repaired the section of token ${token}, whose call had succeeded`);
+    else if (section.repaired) this.violate('double-repair', `${scope}: ${process} repaired the section of token ${token} a second time`);
+    section.repaired = true;
+  }
+
+  /**
+   * Every server restarted with an empty data directory: zxids start over and every ready znode is
+   * gone, so no fencing token or repair can relate the new era to the old one (the chaos checker's
+   * "eras"). Orders and sections are checked within each era.
+   */
+  newEra(): void {
+    this.lastGrant.clear();
+    this.sections.clear();
+    this.lastLeaderToken = undefined;
+  }
+
+  // ---------------------------------------------------------------- leadership
+
+  /**
+   * **Leaders never overlap** (checked after every step): at most one live process answers
+   * `isLeader` true. **Leadership tokens** strictly increase from one leadership to the next.
+   */
+  watchLeader(process: string, isLeader: () => boolean, alive: () => boolean): void {
+    this.leaders.set(process, { isLeader, alive });
+  }
+
+  leadershipGained(process: string, token: bigint | undefined): void {
+    if (token === undefined) return;
+    if (this.lastLeaderToken !== undefined && token < this.lastLeaderToken) {
+      this.violate('leader-token-order', `${process} leads with token ${token} after a leadership with token ${this.lastLeaderToken}`);
+    }
+    this.lastLeaderToken = token;
+  }
+
+  /** After every step. */
+  checkStep(): void {
+    for (const lock of this.leases.keys()) this.checkExclusive(lock);
+    let leaders: string[] | undefined;
+    for (const [process, leader] of this.leaders) {
+      if (leader.alive() && leader.isLeader()) (leaders ??= []).push(process);
+    }
+    if (leaders && leaders.length > 1) {
+      this.violate('leaders-overlap', `${leaders.join(' and ')} lead at once`);
+      for (const process of leaders.slice(0, -1)) this.leaders.delete(process);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * One schedule: a seed's swarm configuration (which faults are enabled and how often, how many
+ * processes, which server ids, which session timeout), its fault plan, and the run of it on a
+ * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
+ * end-state and liveness checks.
+ */
+import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
+import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
+import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
+import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
+import { Invariants, type Violation } from './invariants.js';
+import { SimProcess } from './sim-process.js';
+
+export const FAULT_KINDS = [
+  'disconnect',
+  'lost-reply',
+  'partition',
+  'lag',
+  'member-restart',
+  'session-moved',
+  'expire',
+  'pause',
+  'block',
+  'crash',
+  'wipe',
+  'oversize',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface PlannedFault {
+  readonly at: number;
+  readonly kind: FaultKind;
+  /** Picks the process or member (modulo how many there are when it strikes). */
+  readonly target: number;
+  /** A duration or size, drawn with the plan. */
+  readonly amount: number;
+}
+
+export interface ScheduleConfig {
+  readonly seed: number;
+  readonly processes: number;
+  readonly serverIds: readonly number[];
+  readonly sessionTimeoutMs: number;
+  /** Faults strike in [0, faultMs); then everything heals and the processes drain and shut down. */
+  readonly faultMs: number;
+  readonly enabled: readonly FaultKind[];
+  readonly plan: readonly PlannedFault[];
+}
+
+export interface ScheduleResult {
+  readonly config: ScheduleConfig;
+  readonly violations: readonly Violation[];
+  readonly steps: number;
+  readonly simulatedMs: number;
+  readonly faults: Partial<Record<FaultKind, number>>;
+}
+
+/** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
+export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[] } = {}): ScheduleConfig {
+  const r = new SimRandom(seed);
+  const processes = r.between(2, 5);
+  const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
+  const sessionTimeoutMs = r.pick([2000, 4000, 6000]);
+  const faultMs = options.faultMs ?? r.between(10, 40) * 1000;
+  const candidates = options.only ?? FAULT_KINDS;
+  let enabled = candidates.filter((kind) => r.chance(kind === 'wipe' || kind === 'oversize' ? 0.15 : 0.5));
+  if (enabled.length === 0) enabled = [r.pick(candidates)];
+  const meanGapMs = r.between(200, 3000);
+  const plan: PlannedFault[] = [];
+  for (let at = -Math.log(1 - r.float()) * meanGapMs; at < faultMs; at += -Math.log(1 - r.float()) * meanGapMs) {
+    const kind = r.pick(enabled);
+    if (kind === 'oversize') continue; // a configuration, not an event
+    plan.push({ at: Math.round(at), kind, target: r.int(1000), amount: r.float() });
+  }
+  return { seed, processes, serverIds, sessionTimeoutMs, faultMs, enabled, plan };
+}
+
+/** Runs one schedule; `trace` receives the readable trace (for replays). */
+export async function runSchedule(config: ScheduleConfig, trace?: (line: string) => void): Promise<ScheduleResult> {
+  const scheduler = new SimScheduler(config.seed);
+  scheduler.tracer = trace;
+  const invariants = new Invariants(() => scheduler.now, trace && ((text) => scheduler.note(text, 'check')));
+  scheduler.onUncaught = (error, event) => invariants.violate('uncaught-exception', `${event.actor} (${event.label}): ${describe(error)}`);
+  const onRejection = (error: unknown) => invariants.violate('unhandled-rejection', describe(error));
+  process.on('unhandledRejection', onRejection);
+  const uninstall = installVirtualRuntime(scheduler);
+  try {
+    return await simulate(config, scheduler, invariants);
+  } finally {
+    uninstall();
+    process.off('unhandledRejection', onRejection);
+  }
+}
+
+async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invariants: Invariants): Promise<ScheduleResult> {
+  const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds });
+  const timeout = config.sessionTimeoutMs;
+  const oversize = config.enabled.includes('oversize');
+  const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+  const processes: SimProcess[] = [];
+  let spawned = 0;
+  const spawn = (delayMs: number) => {
+    const p = new SimProcess(`p${++spawned}`, scheduler, ensemble, invariants, processConfig);
+    processes.push(p);
+    scheduler.schedule(delayMs, () => p.start(), 'spawn');
+  };
+  for (let i = 0; i < config.processes; i++) spawn(scheduler.random.between(0, 200));
+
+  const faults: Partial<Record<FaultKind, number>> = {};
+  const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
+  for (const fault of config.plan) {
+    scheduler.schedule(fault.at, () => {
+      const applied = strike(fault, { scheduler, ensemble, invariants, live: live(), timeout, spawn });
+      if (applied) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
+    }, `fault ${fault.kind}`);
+  }
+
+  const check = () => invariants.checkStep();
+  await scheduler.run({ untilMs: config.faultMs, afterStep: check });
+
+  // Healing: no fault strikes any more; pauses already begun run out (at most 2.5 timeouts).
+  scheduler.note('faults over: healing the ensemble, processes stop starting work');
+  ensemble.heal();
+  for (const p of live()) p.stopWork();
+  const settleBy = scheduler.now + 2.5 * timeout + 4 * timeout + 10_000;
+  await scheduler.run({ untilMs: settleBy, afterStep: check, done: () => live().every((p) => p.pending.size === 0) });
+  for (const p of live()) {
+    for (const op of p.pending.values()) {
+      invariants.violate('liveness', `${p.actor}: ${op.what} (since ${(op.since / 1000).toFixed(3)}s) did not settle within ${Math.round(settleBy - config.faultMs)} ms of the faults ending`);
+    }
+  }
+
+  scheduler.note('shutting down every process');
+  const stopping = live();
+  let stopped = 0;
+  for (const p of stopping) scheduler.schedule(0, () => void p.shutdown().finally(() => stopped++), 'shutdown', p.actor);
+  const shutdownBy = scheduler.now + 2000 + 2 * timeout + 5000;
+  await scheduler.run({ untilMs: shutdownBy, afterStep: check, done: () => stopped === stopping.length });
+  if (stopped < stopping.length) invariants.violate('liveness', `${stopping.length - stopped} process(es) did not finish shutting down within ${shutdownBy - scheduler.now} ms`);
+
+  // Sessions of crashed processes expire by themselves; then nothing of the workload may remain.
+  const clearBy = scheduler.now + 2 * timeout + 2 * ensemble.tickMs;
+  const ephemerals = () => ensemble.nodes().filter((n) => n.owner !== '0' && n.owner !== '8000000000000000');
+  await scheduler.run({ untilMs: clearBy, afterStep: check, done: () => ephemerals().length === 0 && ensemble.liveSessions().length === 0 });
+  for (const node of ephemerals()) invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
+  for (const id of ensemble.liveSessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
+
+  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults };
+}
+
+interface FaultContext {
+  readonly scheduler: SimScheduler;
+  readonly ensemble: SimulatedEnsemble;
+  readonly invariants: Invariants;
+  readonly live: SimProcess[];
+  readonly timeout: number;
+  readonly spawn: (delayMs: number) => void;
+}
+
+/** Applies one planned fault; false when it had nothing to strike. */
+function strike(fault: PlannedFault, c: FaultContext): boolean {
+  const { scheduler, ensemble, timeout } = c;
+  const process = c.live.length ? c.live[fault.target % c.live.length]! : undefined;
+  const member = ensemble.members[fault.target % ensemble.members.length]!;
+  const between = (min: number, max: number) => Math.round(min + fault.amount * (max - min));
+  const say = (what: string) => scheduler.note(`FAULT ${fault.kind}: ${what}`);
+  switch (fault.kind) {
+    case 'disconnect': {
+      const connections = process ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.close('fault: connection cut');
+      say(`${process?.actor} disconnected`);
+      return connections.length > 0;
+    }
+    case 'lost-reply': {
+      const connections = process ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.loseNextWriteReply = true;
+      say(`${process?.actor}'s next applied write loses its reply`);
+      return connections.length > 0;
+    }
+    case 'partition': {
+      if (!process) return false;
+      const ms = between(0.2 * timeout, 2 * timeout);
+      ensemble.partition(process.actor, ms);
+      say(`${process.actor} cut off silently for ${ms} ms`);
+      return true;
+    }
+    case 'lag': {
+      const ms = between(50, 3000);
+      ensemble.lag(member.id, ms);
+      say(`server ${member.id} lags ${ms} ms`);
+      return true;
+    }
+    case 'member-restart': {
+      const ms = between(100, 5000);
+      ensemble.setMemberUp(member.id, false);
+      scheduler.schedule(ms, () => ensemble.setMemberUp(member.id, true), 'member up');
+      say(`server ${member.id} down for ${ms} ms`);
+      return true;
+    }
+    case 'session-moved': {
+      if (!process?.sessionId) return false;
+      ensemble.moveSessionOnce(process.sessionId);
+      say(`${process.actor}'s next write is refused with SESSIONMOVED`);
+      return true;
+    }
+    case 'expire': {
+      // ZooKeeper expires a session only when it heard nothing from it for the timeout: the
+      // connection drops and stays unreachable past that (a forced expiry of a session whose
+      // client still pings would break the very guarantee the library builds on).
+      if (!process) return false;
+      const ms = between(1.2 * timeout, 2.5 * timeout);
+      for (const connection of ensemble.connectionsOf(process.actor)) connection.close('fault: connection cut');
+      ensemble.partition(process.actor, ms);
+      say(`${process.actor} disconnected and unreachable for ${ms} ms: its session expires meanwhile`);
+      return true;
+    }
+    case 'pause':
+    case 'block': {
+      if (!process) return false;
+      const ms = fault.kind === 'pause' ? between(0.2 * timeout, 2.5 * timeout) : between(20, 1500);
+      scheduler.pause(process.actor, ms);
+      say(`${process.actor} ${fault.kind === 'pause' ? 'paused (SIGSTOP)' : 'blocks its event loop'} for ${ms} ms`);
+      return true;
+    }
+    case 'crash': {
+      if (!process || c.live.length < 2) return false;
+      process.crash();
+      const restartIn = between(0, 3000);
+      c.spawn(restartIn);
+      say(`${process.actor} killed (SIGKILL); a new process starts in ${restartIn} ms`);
+      return true;
+    }
+    case 'wipe': {
+      ensemble.wipe();
+      c.invariants.newEra();
+      say('every server restarted with an empty data directory');
+      return true;
+    }
+    case 'oversize':
+      return false;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : String(error);
+}

@@ -1,0 +1,315 @@
+/**
+ * One simulated process: the production stack from the session up (`ZkSession` over the
+ * simulated binding, `LockClient` and `LeaderElection` behind the real `LockService` and
+ * `LeaderService`, as `ZkLockModule` wires them), and a workload that exercises it the way an
+ * application does: guarded and plain locked calls with random hold times, checkpoints, time-outs,
+ * aborts, try-once, re-entrant calls (awaited and forked), failing calls and recovery handlers,
+ * and leader sections of the default election. Everything it sees goes to the `Invariants`.
+ */
+import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { ZkLockError } from '../../src/errors/zk-lock.error.js';
+import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import type { LeaderSection } from '../../src/recipes/leader-work.js';
+import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { HeldLock } from '../../src/services/held-lock.js';
+import { LeaderService } from '../../src/services/leader.service.js';
+import { LockService, type WithLockOptions } from '../../src/services/lock.service.js';
+import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
+import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
+import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
+import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
+import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
+import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { Invariants, WatchedLease } from './invariants.js';
+
+/** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
+export const GUARDED_LOCK = 'orders';
+export const PLAIN_LOCK = 'reports';
+export const ELECTION = 'main';
+export const SIM_ROOT = '/sim';
+
+export interface ProcessConfig {
+  readonly sessionTimeoutMs: number;
+  /** Largest record the process sends; above the ensemble's jute.maxbuffer in "oversize" schedules. */
+  readonly maxRecordBytes?: number;
+  /** Chance that a checkpoint is larger than jute.maxbuffer (only in "oversize" schedules). */
+  readonly oversizeChance: number;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** A failure the workload makes on purpose (a call or recovery handler that throws). */
+class WorkloadError extends Error {
+  override readonly name = 'WorkloadError';
+}
+
+export class SimProcess {
+  private session: ZkSession | undefined;
+  private locks: LockService | undefined;
+  private leader: LeaderService | undefined;
+  private running = false;
+  /** No new work from now on (the faults are over), even if this process only starts now. */
+  private stopped = false;
+  private closing = false;
+  private readonly random: SimRandom;
+  /** Operations started and not settled, with their start time: the liveness check reads them. */
+  readonly pending = new Map<number, { what: string; since: number }>();
+  private nextOp = 0;
+  /** A recovery the election's handler ran, waiting for the take-over to be recorded (leadership reported). */
+  private electionRepair: bigint | undefined;
+  shutDown = false;
+  crashed = false;
+
+  constructor(
+    readonly actor: string,
+    private readonly scheduler: SimScheduler,
+    private readonly ensemble: SimulatedEnsemble,
+    private readonly invariants: Invariants,
+    private readonly config: ProcessConfig,
+  ) {
+    this.random = scheduler.random.fork();
+  }
+
+  /** Builds the stack and starts the workload (as this process's step). */
+  start(): void {
+    this.scheduler.schedule(0, () => {
+      this.boot().catch((error: unknown) => {
+        // Shut down while still connecting: connect() fails with SessionClosedError, as it should.
+        if (this.closing) return;
+        this.expectLibraryError(error, 'start-up');
+      });
+    }, 'boot', this.actor);
+  }
+
+  /** Stops starting work; what runs goes on. */
+  stopWork(): void {
+    this.running = false;
+    this.stopped = true;
+  }
+
+  /** Graceful shutdown, as Nest's does: services first (draining, resigning), then the session. */
+  shutdown(): Promise<void> {
+    this.running = false;
+    this.stopped = this.closing = true;
+    return this.track('shutdown', async () => {
+      await Promise.all([this.locks?.beforeApplicationShutdown(), this.leader?.beforeApplicationShutdown()]);
+      this.session?.close();
+      this.shutDown = true;
+    });
+  }
+
+  crash(): void {
+    this.crashed = true;
+    this.running = false;
+    this.pending.clear();
+    this.ensemble.crash(this.actor);
+    this.invariants.forgetProcess(this.actor);
+  }
+
+  get sessionId(): string | undefined {
+    return this.session?.sessionId;
+  }
+
+  private async boot(): Promise<void> {
+    const options = resolveZkLockOptions({
+      connect: this.ensemble.connectString,
+      root: SIM_ROOT,
+      identity: this.actor,
+      sessionTimeoutMs: this.config.sessionTimeoutMs,
+      drainTimeoutMs: 2000,
+      election: { name: ELECTION },
+      ...(this.config.maxRecordBytes !== undefined && { maxRecordBytes: this.config.maxRecordBytes }),
+    });
+    const session = new ZkSession({
+      connectString: options.connect,
+      sessionTimeoutMs: options.sessionTimeoutMs,
+      connectTimeoutMs: 60_000,
+      maxRecordBytes: options.maxRecordBytes,
+      binding: this.ensemble.binding,
+    });
+    this.session = session;
+    session.state$.subscribe((change) => this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`));
+    await this.track('connect', () => session.connect());
+    const backend = zooKeeperBackend(session, options);
+    this.locks = new LockService(backend, options);
+    this.leader = new LeaderService(backend, options);
+    const leader = this.leader;
+    leader.onRecovery((interrupted) => this.recoverElection(interrupted));
+    this.invariants.watchLeader(this.actor, () => leader.isLeader, () => !this.crashed);
+    leader.isLeader$.subscribe((leading) => {
+      this.note(leading ? `leads (token ${leader.token})` : 'no longer leads');
+      if (!leading) return;
+      this.invariants.leadershipGained(this.actor, leader.token);
+      this.recordElectionRepair();
+    });
+    leader.onApplicationBootstrap();
+    this.running = !this.stopped;
+    void this.lockLoop();
+    void this.leaderLoop();
+  }
+
+  private async lockLoop(): Promise<void> {
+    while (this.running) {
+      await this.sleep(this.random.between(0, 300));
+      if (!this.running) return;
+      await this.lockCall().catch(() => undefined);
+    }
+  }
+
+  private async leaderLoop(): Promise<void> {
+    while (this.running) {
+      await this.sleep(this.random.between(100, 700));
+      if (!this.running) return;
+      await this.leaderCall().catch(() => undefined);
+    }
+  }
+
+  /** One `withLock` call, its options and behaviour drawn at random. */
+  private lockCall(): Promise<void> {
+    const r = this.random;
+    const guarded = r.chance(0.6);
+    const name = guarded ? GUARDED_LOCK : PLAIN_LOCK;
+    const options: { -readonly [K in keyof WithLockOptions]: WithLockOptions[K] } = {};
+    const mode = r.float();
+    if (mode < 0.15) options.onBusy = r.chance(0.5) ? 'skip' : 'throw';
+    else if (mode < 0.45) options.waitMs = r.between(50, 8000);
+    if (r.chance(0.1)) options.signal = AbortSignal.timeout(r.between(10, 3000));
+    const failRecovery = r.chance(0.1);
+    let repairing: bigint | undefined;
+    if (guarded) {
+      options.recover = (interrupted: InterruptedSection) => {
+        this.note(`${name} recovery of token ${interrupted.token}${failRecovery ? ' (fails on purpose)' : ''}`);
+        if (failRecovery) throw new WorkloadError('recovery failed on purpose');
+        repairing = interrupted.token;
+      };
+    }
+    const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    const steps = r.between(1, 3);
+    const fail = r.chance(0.05);
+    const nested = r.chance(0.1);
+    const forked = r.chance(0.08) ? r.between(0, holdMs + 300) : undefined;
+    const oversize = guarded && r.chance(this.config.oversizeChance);
+    let lease: WatchedLease | undefined;
+    let section: ReturnType<Invariants['sectionBegan']> | undefined;
+    const call = { ended: false };
+    const work = async (lock: HeldLock) => {
+      lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+      this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}`);
+      this.invariants.granted(name, lease);
+      if (repairing !== undefined) this.invariants.repairRecorded(name, repairing, this.actor);
+      if (guarded) section = this.invariants.sectionBegan(name, lock.fencingToken, this.actor);
+      if (forked !== undefined) this.forkReentry(name, lease, call, forked);
+      for (let step = 0; step < steps; step++) {
+        await this.sleep(holdMs / steps);
+        if (guarded) await lock.checkpoint(oversize && step === 0 ? { blob: 'x'.repeat(1_100_000) } : { step });
+      }
+      if (nested) {
+        const outer = lease;
+        await this.locks!.withLock(name, async () => {
+          this.invariants.reentered(name, this.actor, outer, call.ended);
+          await this.sleep(r.between(0, 100));
+        });
+      }
+      if (fail) throw new WorkloadError('locked call failed on purpose');
+      if (section) this.invariants.sectionFinished(section);
+    };
+    return this.track(`withLock ${name}`, () =>
+      this.locks!.withLock(name, work, options).then(
+        () => {
+          call.ended = true;
+          if (lease) this.note(`released ${name} (token ${lease.token}): call succeeded`);
+          if (section) this.invariants.sectionSucceeded(section);
+          if (lease) this.invariants.released(name, lease);
+        },
+        (error: unknown) => {
+          call.ended = true;
+          this.note(`withLock ${name}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+          if (lease) this.invariants.released(name, lease);
+          this.expectLibraryError(error, `withLock ${name}`);
+        },
+      ),
+    );
+  }
+
+  /** A `withLock` of the same name started from a timer inside the locked call (a forked flow). */
+  private forkReentry(name: string, outer: WatchedLease, call: { ended: boolean }, delayMs: number): void {
+    setTimeout(() => {
+      void this.track(`re-entry ${name}`, () =>
+        this.locks!.withLock(name, async () => {
+          this.invariants.reentered(name, this.actor, outer, call.ended);
+          await this.sleep(this.random.between(0, 200));
+          this.invariants.reentered(name, this.actor, outer, call.ended);
+        }).catch((error: unknown) => this.expectLibraryError(error, `re-entry ${name}`)),
+      );
+    }, delayMs);
+  }
+
+  private leaderCall(): Promise<void> {
+    const r = this.random;
+    const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    const steps = r.between(1, 3);
+    const done = Symbol('done');
+    let section: ReturnType<Invariants['sectionBegan']> | undefined;
+    return this.track('runAsLeader', () =>
+      this.leader!.runAsLeader(async (leaderSection: LeaderSection) => {
+        this.recordElectionRepair();
+        section = this.invariants.sectionBegan(ELECTION, leaderSection.token, this.actor);
+        for (let step = 0; step < steps; step++) {
+          await this.sleep(holdMs / steps);
+          await leaderSection.checkpoint({ step });
+        }
+        this.invariants.sectionFinished(section);
+        return done;
+      }).then(
+        (result) => {
+          if (result === done && section) this.invariants.sectionSucceeded(section);
+        },
+        (error: unknown) => this.expectLibraryError(error, 'runAsLeader'),
+      ),
+    );
+  }
+
+  /**
+   * The election's recovery ran, and what follows it shows that its take-over was recorded: the
+   * leadership was reported, or (a leader repairing its own section, interrupted while its
+   * leadership was suspended) its next section began.
+   */
+  private recordElectionRepair(): void {
+    if (this.electionRepair !== undefined) this.invariants.repairRecorded(ELECTION, this.electionRepair, this.actor);
+    this.electionRepair = undefined;
+  }
+
+  private recoverElection(interrupted: InterruptedSection): void {
+    const fail = this.random.chance(0.1);
+    this.note(`election recovery of token ${interrupted.token}${fail ? ' (fails on purpose)' : ''}`);
+    if (fail) throw new WorkloadError('leader recovery failed on purpose');
+    this.electionRepair = interrupted.token;
+  }
+
+  /** The library fails with its own typed errors (or ZooKeeper's); anything else is a defect. */
+  private expectLibraryError(error: unknown, what: string): void {
+    if (error instanceof ZkLockError || error instanceof ZooKeeperError || error instanceof WorkloadError || error instanceof LockBusyError) return;
+    if (error instanceof DOMException && error.name === 'TimeoutError') return; // our own AbortSignal.timeout, passed through
+    this.invariants.violate('untyped-error', `${this.actor}: ${what} failed with ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
+
+  private note(text: string): void {
+    if (this.scheduler.tracer) this.scheduler.note(`** ${text}`, this.actor);
+  }
+
+  private async track<T>(what: string, run: () => Promise<T>): Promise<T> {
+    const id = this.nextOp++;
+    this.pending.set(id, { what, since: this.scheduler.now });
+    try {
+      return await run();
+    } finally {
+      this.pending.delete(id);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
