@@ -1,0 +1,137 @@
+/**
+ * The mutation check of the simulation (issue 15): known defects, each re-introduced on its own, that
+ * the simulation runner must find (`npm run test:sim -- --mutant NAME`). The first four are the
+ * defects of the trust issue (issue 14: S1, S4, L1, S2), as they were before their fixes; the others
+ * are classic mistakes of ZooKeeper lock and election recipes.
+ *
+ * A mutant patches the compiled JavaScript (a copy of build/src, see `prepareMutant`), so that the
+ * production source never carries a defect. Each `find` must occur exactly once in its file: a
+ * refactor that moves the code makes the mutant fail to apply instead of silently testing nothing.
+ */
+export interface MutantPatch {
+  /** Path of the compiled file under build/src, e.g. `recipes/queue-node.js`. */
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+export interface Mutant {
+  /** Kebab-case, as given to `--mutant`. */
+  readonly name: string;
+  /** What the mutant breaks, and which invariant of the simulation should catch it. */
+  readonly defect: string;
+  readonly patches: readonly MutantPatch[];
+}
+
+/** Where `join` decides on a succession grant after a wake; the no-relist mutant grants just before it. */
+const SUCCESSION_GRANT = 'if (standby && departed && mine.watched && this.session.sessionId === mine.sessionId) {';
+
+export const MUTANTS: readonly Mutant[] = [
+  {
+    // As before c275ed6: TTL and container markers were taken for "no session".
+    name: 'ff-owner-skipped',
+    defect:
+      'A queue node whose ephemeralOwner starts with ff (any session of a server with id 255) or is 8000000000000000 is taken for a persistent look-alike and skipped, so a waiter behind such a holder is granted too: no two holders of a lock (and leaders never overlap).',
+    patches: [
+      {
+        file: 'recipes/queue-node.js',
+        find: "return ephemeralOwner !== '0';",
+        replace: 'return !/^(0|8000000000000000|ff[0-9a-f]{14})$/.test(ephemeralOwner);',
+      },
+    ],
+  },
+  {
+    // As before 7f349b9.
+    name: 'adopt-without-sync',
+    defect:
+      'After a lost create reply, the listing that looks for our node is not preceded by sync(dir): on a lagging server it misses the create, which lands later, and join makes a second node that waits behind the first, a live ephemeral of its own session, for good: every acquisition (and election) completes once the holder ahead releases.',
+    patches: [{ file: 'recipes/fair-queue.js', find: 'await this.session.sync(dir);', replace: '' }],
+  },
+  {
+    // As before 7f349b9: leave retried the delete until it went through or the session was replaced.
+    name: 'unbounded-release-wait',
+    defect:
+      'Leaving the queue (release, shutdown, a give-up) waits for the delete to go through, however long the ensemble stays unreachable, instead of resolving once the session is lost: every release and close resolves within the session timeout.',
+    patches: [
+      {
+        file: 'recipes/node-removal.js',
+        find: 'return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);',
+        replace: 'return this.deleteThroughOutages(path, sessionId);',
+      },
+    ],
+  },
+  {
+    // As before 807d970: `if (reentered?.lease.isHeld) return fn(reentered);`, else a fresh acquisition.
+    name: 'swallowed-reentry',
+    defect:
+      'A re-entrant withLock neither pins the lease nor is refused once it is released: a forked re-entry keeps running as the holder after the locked call released the lock, and a late one silently queues as a fresh acquisition instead of failing with LockLostError: no two holders of a lock, and no code runs as the holder of a released lease.',
+    patches: [
+      {
+        file: 'services/lock.service.js',
+        find: 'return this.reenter(frame, fn);',
+        replace: '{ if (frame.lock.lease.isHeld) return fn(frame.lock); }',
+      },
+    ],
+  },
+  {
+    // Classic: sorting the children by name. kazoo's lock sorts on what follows the lock name
+    // ("can't just sort directly: the node names are prefixed by uuids"), Curator's likewise.
+    name: 'sequence-as-string',
+    defect:
+      'The queue is ordered by comparing whole node names as strings, so the random uuid prefix, not the sequence number, decides who heads it, and a newcomer can sort ahead of the holder: no two holders of a lock, leaders never overlap.',
+    patches: [
+      {
+        file: 'recipes/queue-node.js',
+        find: 'return (a.sequence - b.sequence) | 0 || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);',
+        replace: 'return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;',
+      },
+    ],
+  },
+  {
+    // Classic: the ZooKeeper lock recipe goes back to getChildren after the watch fires, because the
+    // predecessor may have been a waiter that gave up. Only the succession grant (right behind the
+    // leader) may skip that listing. Locks, having no czxid, take the parent's pzxid as the token,
+    // read after the wake as the listing would have.
+    name: 'no-relist-after-wake',
+    defect:
+      "A waiter woken by its predecessor's deletion takes itself for the head without listing the queue again, so when that predecessor was a waiter that gave up (timed out, aborted, lost its session) rather than the holder, it is granted while the holder still holds: no two holders of a lock, leaders never overlap.",
+    patches: [
+      {
+        file: 'recipes/fair-queue.js',
+        find: SUCCESSION_GRANT,
+        replace: `if (departed && !standby) return granted(dir, mine, mine.czxid ?? (await this.session.exists(dir)).pzxid, waited, options.prefetch?.());\n${SUCCESSION_GRANT}`,
+      },
+    ],
+  },
+  {
+    // Classic: Curator's protected mode (`CreateBuilderImpl.findNode`) matched the uuid prefix alone.
+    name: 'adopt-unchecked-owner',
+    defect:
+      "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
+    patches: [{ file: 'recipes/fair-queue.js', find: 'if (stat?.ephemeralOwner === sessionId) {', replace: 'if (stat) {' }],
+  },
+  {
+    // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
+    name: 'unversioned-ready-write',
+    defect:
+      'Ready-record writes (entering, checkpointing, completing a guarded section, a leader taking over) go out with version -1, so a stale holder that lost its lease without knowing overwrites the record of the holder after it: interrupted guarded sections are repaired exactly once, and the record never goes back to an older token.',
+    patches: [
+      {
+        file: 'recipes/ready-state.js',
+        find: 'this.client.setData(this.path, encode(record), version)',
+        replace: 'this.client.setData(this.path, encode(record), -1)',
+      },
+    ],
+  },
+  {
+    // Classic: reporting leadership on reconnection before knowing that the node still exists. The
+    // check still ends the term when it fails, but only after leadership was reported.
+    name: 'leader-before-ownership-check',
+    defect:
+      'After a reconnection (or a grant while disconnected), leadership is reported before the getData that checks our node still exists and is ours, so a leader whose node was deleted meanwhile, with a successor already leading, reports leadership until that check fails: leaders never overlap.',
+    patches: [
+      { file: 'recipes/leadership-term.js', find: 'this.checkOwnNode(attempt, proven);', replace: 'this.checkOwnNode(attempt, true);' },
+      { file: 'recipes/leadership-term.js', find: 'await owned;', replace: 'void owned;' },
+    ],
+  },
+];
