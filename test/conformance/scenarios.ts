@@ -1,0 +1,9 @@
+/**
+ * Every conformance scenario: client-level behaviours whose transcripts must be the same on every
+ * target. Each scenario's `expected` is what the real server produced, checked against
+ * ZooKeeper's documented semantics; comments say where the real server surprised us.
+ */
+import type { Scenario } from './transcript.js';
+import { nodeScenarios } from './scenarios/nodes.js';
+
+export const scenarios: readonly Scenario[] = [...nodeScenarios];
