@@ -5,5 +5,6 @@
  */
 import type { Scenario } from './transcript.js';
 import { nodeScenarios } from './scenarios/nodes.js';
+import { watchScenarios } from './scenarios/watches.js';
 
-export const scenarios: readonly Scenario[] = [...nodeScenarios];
+export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios];
