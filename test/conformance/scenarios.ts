@@ -5,6 +5,7 @@
  */
 import type { Scenario } from './transcript.js';
 import { nodeScenarios } from './scenarios/nodes.js';
+import { sessionScenarios } from './scenarios/sessions.js';
 import { watchScenarios } from './scenarios/watches.js';
 
-export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios];
+export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios];
