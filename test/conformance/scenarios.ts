@@ -1,0 +1,11 @@
+/**
+ * Every conformance scenario: client-level behaviours whose transcripts must be the same on every
+ * target. Each scenario's `expected` is what the real server produced, checked against
+ * ZooKeeper's documented semantics; comments say where the real server surprised us.
+ */
+import type { Scenario } from './transcript.js';
+import { nodeScenarios } from './scenarios/nodes.js';
+import { sessionScenarios } from './scenarios/sessions.js';
+import { watchScenarios } from './scenarios/watches.js';
+
+export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios];

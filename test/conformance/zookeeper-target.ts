@@ -1,0 +1,193 @@
+/**
+ * The real-server conformance target: one standalone ZooKeeper of our own (its container manager
+ * tuned to sweep every 100 ms), and every scenario client behind a TcpProxy of its own, so that
+ * its connection can be dropped and held without touching anyone else's. The proxies run in a
+ * worker thread: see ProxyThread for why.
+ */
+import { randomUUID } from 'node:crypto';
+import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import type { Watcher } from '../../src/zookeeper/types.js';
+import { closeFromSecondClient } from '../support/expire-session.js';
+import { ProxyThread, type ThreadProxy } from '../support/proxy-thread.js';
+import { withTimeout } from '../support/wait.js';
+import { ZkServer } from '../support/zk-server.js';
+import type { ConformanceTarget, ScenarioClient, ScenarioEnv } from './target.js';
+
+const SESSION_TIMEOUT_MS = 6000;
+const WAIT_MS = 10_000;
+
+/**
+ * ZooKeeperServerMain reads these as JVM system properties, not from zoo.cfg (where an unknown
+ * key `k` becomes the property `zookeeper.k`). The default sweep runs once a minute; the rate
+ * limit (default 10,000 deletions a minute) would space deletions 6 ms apart.
+ */
+const CONTAINER_SWEEP_FLAGS = ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=1000000'];
+
+/** One client of a scenario, behind its own proxy. */
+class ProxiedClient implements ScenarioClient {
+  readonly events: string[] = [];
+  readonly zk: ZooKeeperClient;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(readonly proxy: ThreadProxy) {
+    const record = (event: string): void => {
+      this.events.push(event);
+      for (const waiter of this.waiters) waiter();
+    };
+    this.zk = new ZooKeeperClient(
+      { connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
+      { onConnected: () => record('connected'), onConnecting: () => record('connecting'), onClosed: (code) => record(`closed:${code}`) },
+    );
+  }
+
+  /** Resolves once an event after the first `from` ones is `event`. */
+  next(event: string, from = this.events.length): Promise<void> {
+    const seen = (): boolean => this.events.slice(from).includes(event);
+    if (seen()) return Promise.resolve();
+    let waiter!: () => void;
+    const found = new Promise<void>((resolve) => {
+      // Resumes from a macrotask: the event is emitted inside the C client's processing, and a
+      // handle opened before the C client has returned from it (and stopped polling the socket it
+      // just closed) can get that socket's fd number, on which the package then crashes (SIGSEGV).
+      waiter = () => { if (seen()) setImmediate(resolve); };
+      this.waiters.add(waiter);
+    });
+    return withTimeout(found, WAIT_MS, `client never saw '${event}' (events: ${this.events.join(', ')})`)
+      .finally(() => this.waiters.delete(waiter));
+  }
+
+  /** Drops the connection and holds every reconnection attempt, unsent, until `release()`. */
+  async hold(): Promise<{ release: () => Promise<void> }> {
+    const from = this.events.length;
+    // cut() before reset(): the reconnection is accepted but parked, so that release() connects at
+    // once (a refused one is retried only after a third of the session timeout).
+    await this.proxy.cut();
+    await this.proxy.reset();
+    await this.next('connecting', from);
+    return { release: () => this.proxy.restore() };
+  }
+
+  async close(): Promise<void> {
+    // From a macrotask: called inside the C client's processing (e.g. right after a reply, as
+    // `await` resumes there), zookeeper_close only marks the handle and sends closeSession later.
+    // From here it blocks until the server has answered, i.e. has ended the session.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.zk.close();
+  }
+}
+
+class ZookeeperEnv implements ScenarioEnv {
+  readonly clients: ProxiedClient[] = [];
+
+  constructor(
+    private readonly server: ZkServer,
+    private readonly admin: ZooKeeperClient,
+    private readonly proxies: ProxyThread,
+    readonly root: string,
+  ) {}
+
+  async open(options: { auth?: { scheme: string; credentials: string } } = {}): Promise<ScenarioClient> {
+    const client = new ProxiedClient(await this.proxies.proxy('127.0.0.1', this.server.port));
+    this.clients.push(client);
+    // Before the connection, as ZkSession does: the C client sends it right after the handshake.
+    // Added later, it is sent only with the next request or ping (a third of the session timeout).
+    const auth = options.auth && client.zk.addAuth(options.auth.scheme, options.auth.credentials);
+    await Promise.all([client.next('connected', 0), auth]);
+    return client;
+  }
+
+  async expire(scenarioClient: ScenarioClient): Promise<void> {
+    const client = this.own(scenarioClient);
+    const from = client.events.length;
+    const held = await client.hold();
+    await closeFromSecondClient(this.server.connectString, client.zk.sessionId, client.zk.sessionPassword, SESSION_TIMEOUT_MS);
+    await held.release();
+    await client.next('closed:-112', from);
+  }
+
+  async cutConnection(scenarioClient: ScenarioClient, whileCut?: () => Promise<void>): Promise<void> {
+    const client = this.own(scenarioClient);
+    const from = client.events.length;
+    const held = await client.hold();
+    try {
+      await whileCut?.();
+    } finally {
+      await held.release();
+    }
+    await client.next('connected', from);
+  }
+
+  /**
+   * A sweep takes a snapshot of the empty containers, then deletes them one by one. The first
+   * sentinel, emptied now, is deleted by a sweep that started after this call; the second,
+   * emptied once the first is gone, by a later sweep, which the sweep timer starts only after
+   * the first has finished.
+   */
+  async sweepContainers(): Promise<void> {
+    for (let i = 0; i < 2; i++) await this.sweptSentinel();
+  }
+
+  private async sweptSentinel(): Promise<void> {
+    const sentinel = `/conformance-sweep-${randomUUID()}`;
+    await this.admin.create(sentinel, null, 'container');
+    await this.admin.delete(await this.admin.create(`${sentinel}/child`));
+    let deleted!: () => void;
+    const gone = new Promise<void>((resolve) => (deleted = resolve));
+    const watcher: Watcher = (event) => { if (event.type === 'deleted') deleted(); };
+    if ((await this.admin.exists(sentinel, watcher)) === null) return;
+    await withTimeout(gone, WAIT_MS, `the container sweep never removed ${sentinel}`);
+  }
+
+  async dispose(): Promise<void> {
+    for (const client of this.clients) await client.close();
+    await Promise.all(this.clients.map((client) => client.proxy.close()));
+  }
+
+  private own(client: ScenarioClient): ProxiedClient {
+    if (!(client instanceof ProxiedClient) || !this.clients.includes(client)) throw new Error('not a client of this scenario');
+    return client;
+  }
+}
+
+export class ZookeeperTarget implements ConformanceTarget {
+  readonly name = 'zookeeper';
+
+  private constructor(
+    private readonly server: ZkServer,
+    private readonly admin: ZooKeeperClient,
+    private readonly proxies: ProxyThread,
+  ) {}
+
+  static async start(): Promise<ZookeeperTarget> {
+    const server = await ZkServer.start({ heap: '128m', jvmArgs: CONTAINER_SWEEP_FLAGS });
+    try {
+      let connected!: () => void;
+      const ready = new Promise<void>((resolve) => (connected = resolve));
+      const admin = new ZooKeeperClient(
+        { connectString: server.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
+        { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined },
+      );
+      await withTimeout(ready, WAIT_MS, `no admin session to ${server.connectString}`);
+      return new ZookeeperTarget(server, admin, ProxyThread.start());
+    } catch (error) {
+      await server.dispose();
+      throw error;
+    }
+  }
+
+  async run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T> {
+    const env = new ZookeeperEnv(this.server, this.admin, this.proxies, `/conformance-${randomUUID()}`);
+    await this.admin.create(env.root);
+    try {
+      return await scenario(env);
+    } finally {
+      await env.dispose();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.admin.close();
+    await this.proxies.close();
+    await this.server.dispose();
+  }
+}

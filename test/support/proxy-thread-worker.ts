@@ -1,0 +1,40 @@
+/**
+ * The worker side of `ProxyThread`: runs its TcpProxies and answers each request in order.
+ */
+import { parentPort } from 'node:worker_threads';
+import { TcpProxy } from './tcp-proxy.js';
+
+export type ProxyOp = 'start' | 'cut' | 'reset' | 'restore' | 'close';
+export interface ProxyRequest { seq: number; op: ProxyOp; id?: number; host?: string; port?: number }
+/** `value` is `{ id, port }` for 'start', nothing for the others. */
+export interface ProxyReply { seq: number; value?: { id: number; port: number }; error?: string }
+
+const proxies = new Map<number, TcpProxy>();
+let nextId = 1;
+
+async function handle(request: ProxyRequest): Promise<ProxyReply['value']> {
+  if (request.op === 'start') {
+    const proxy = await TcpProxy.start(request.host!, request.port!);
+    const id = nextId++;
+    proxies.set(id, proxy);
+    return { id, port: proxy.port };
+  }
+  const proxy = proxies.get(request.id!);
+  if (!proxy) throw new Error(`no proxy ${request.id}`);
+  switch (request.op) {
+    case 'cut': proxy.cut(); return undefined;
+    case 'reset': proxy.reset(); return undefined;
+    case 'restore': proxy.restore(); return undefined;
+    case 'close':
+      proxies.delete(request.id!);
+      await proxy.close();
+      return undefined;
+  }
+}
+
+parentPort!.on('message', (request: ProxyRequest) => {
+  handle(request).then(
+    (value) => parentPort!.postMessage({ seq: request.seq, value } satisfies ProxyReply),
+    (error: unknown) => parentPort!.postMessage({ seq: request.seq, error: String(error) } satisfies ProxyReply),
+  );
+});
