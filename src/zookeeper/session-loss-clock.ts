@@ -16,10 +16,12 @@ export type SessionLossReason = 'disconnected' | 'paused';
  *   package, hence this bound).
  * The second bound only holds while the event loop runs: when this process was paused (SIGSTOP,
  * a long GC, a blocked loop) the C client could not notice anything. A ticker detects such stalls
- * and falls back to the last moment the loop was seen running. On resume the ticker may run
- * before the C client had its first look at the connection; until it has (a third of the
- * timeout, its ping interval) or a request sent after the stall was answered, the stall still
- * dates the last contact (`unprovenStall`).
+ * and falls back to the last moment the loop was seen running. A stall also spoils the evidence
+ * for a while after it: on resume the ticker may run before the C client had its first look at
+ * the connection, and what the C client reads right after a stall may have waited in the socket
+ * since before it (fresh-looking, but sent while the server still heard from us). So for a whole
+ * timeout after a stall, unless a request sent after it was answered, the stall still dates the
+ * last contact (`unprovenStall`).
  *
  * The deadline is `lastContact + timeout - margin`; the margin absorbs timer lateness.
  */
@@ -115,18 +117,33 @@ export class SessionLossClock {
     return Math.max(50, this.timeoutMs() / 6);
   }
 
-  /**
-   * The start of a stall the C client may not have looked past yet (see `unprovenStall`): it has
-   * had a third of the timeout since, or a request sent after the stall was answered, or neither.
-   */
+  /** The start of a stall whose end is less than a timeout ago, with no proof of contact since (see `unprovenStall`). */
   private stallBound(now: number): number | undefined {
     const stall = this.unprovenStall;
     if (!stall) return undefined;
-    if (now - stall.seenAt >= this.timeoutMs() / 3 || this.lastContactAt() > stall.seenAt) {
+    if (now - stall.seenAt >= this.timeoutMs() || this.lastContactAt() > stall.seenAt) {
       this.unprovenStall = undefined;
       return undefined;
     }
     return stall.at;
+  }
+
+  /**
+   * After a stall whose deadline has not passed yet: tells `onLost('paused')` at that deadline
+   * unless something proved contact since (the signal must abort before the server can expire the
+   * session, not only when the C client gets round to reporting the connection dead). A live
+   * session then comes back through the supervisor's probe.
+   */
+  private watchStall(now: number): void {
+    const at = this.stallBound(now);
+    if (at === undefined) return;
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = undefined;
+      if (!this.connectedNow || this.stallBound(performance.now()) === undefined) return;
+      this.connectedNow = false;
+      this.fireLost('paused');
+    }, Math.max(0, this.deadlineFrom(at) - now));
   }
 
   /** The last time the loop was seen running, when it has not run for much longer than a tick. */
@@ -147,7 +164,8 @@ export class SessionLossClock {
           this.connectedNow = false;
           this.fireLost('paused');
         } else {
-          this.unprovenStall = { at: stalledAt, seenAt: now };
+          this.unprovenStall = { at: Math.min(stalledAt, this.unprovenStall?.at ?? Infinity), seenAt: now };
+          this.watchStall(now);
         }
       }
     }, this.tickIntervalMs());

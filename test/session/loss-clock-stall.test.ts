@@ -63,4 +63,30 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       uninstall();
     }
   });
+
+  it('after a short block, does not take replies read at its end for fresh contact: lost before the server can expire the session', async () => {
+    const scheduler = new SimScheduler(3);
+    const uninstall = installVirtualRuntime(scheduler);
+    try {
+      const timeoutMs = 2000;
+      let lastContactAt = 0;
+      let lostAt: number | undefined;
+      const clock = new SessionLossClock(() => timeoutMs, () => lastContactAt, () => (lostAt ??= scheduler.now));
+      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      // The last request the server heard was sent at 26770 ms; then the network fell silent.
+      scheduler.schedule(26_770, () => (lastContactAt = 26_770), 'reply', 'process');
+      // The event loop blocks for 891 ms (shorter than any deadline): the replies read at its end
+      // look fresh to the C client, which only reports the connection dead 2/3 of the timeout
+      // after them. The ticker sees the block first.
+      scheduler.schedule(26_763, () => scheduler.pause('process', 891), 'block', 'sim');
+      scheduler.schedule(26_763 + 891 + (2 * timeoutMs) / 3, () => clock.suspended(), 'C client: connection timed out', 'process');
+      await scheduler.run({ untilMs: 40_000 });
+      clock.stop();
+      const serverMayExpireAt = 26_770 + timeoutMs;
+      assert.ok(lostAt !== undefined, 'lost was never announced');
+      assert.ok(lostAt <= serverMayExpireAt, `lost announced at ${lostAt} ms, after the server may have expired the session (${serverMayExpireAt} ms)`);
+    } finally {
+      uninstall();
+    }
+  });
 });
