@@ -22,6 +22,8 @@ export interface WatchedLease {
 interface Section {
   readonly scope: string;
   readonly token: bigint;
+  /** Its `fn` began; false for a call that may have marked the section and failed before `fn` (see `sectionAttempted`). */
+  readonly begun: boolean;
   /** `fn` returned normally: its work is whole, whether or not completion was recorded. */
   finished: boolean;
   /** The whole call succeeded: completion was recorded (the ready znode says so). */
@@ -112,20 +114,41 @@ export class Invariants {
    * call never succeeds afterwards. (A section whose `fn` never began, because the holder lost
    * its lock between marking the section and starting it, may be repaired: nobody can tell.)
    */
-  sectionBegan(scope: string, token: bigint, process: string): Section {
+  sectionBegan(scope: string, token: bigint, process: string, attempt?: Section): Section {
     const list = this.sections.get(scope) ?? [];
     this.sections.set(scope, list);
+    if (attempt) this.sectionWithdrawn(attempt);
     // Also an earlier section of the same token: a leader whose leadership was suspended mid-section
     // and came back repairs its own section before its next one.
     for (const earlier of list) {
-      if (!earlier.finished && !earlier.repaired) {
+      if (earlier.begun && !earlier.finished && !earlier.repaired) {
         this.violate('unrepaired-section', `${scope}: ${process} (token ${token}) began a section while the section of token ${earlier.token} was interrupted and not repaired`);
         earlier.repaired = true; // report once
       }
     }
-    const section: Section = { scope, token, finished: false, succeeded: false, repaired: false };
+    const section: Section = { scope, token, begun: true, finished: false, succeeded: false, repaired: false };
     list.push(section);
     return section;
+  }
+
+  /**
+   * A call that may mark a section under `token` (a leader's `runAsLeader`) starts: until its `fn`
+   * begins (`sectionBegan` with this attempt) or it turns out it never marked (`sectionWithdrawn`),
+   * the ready znode may hold its mark (a lost reply, a crash after the write), so a repair of
+   * `token` is legitimate whatever became of the token's earlier sections.
+   */
+  sectionAttempted(scope: string, token: bigint): Section {
+    const list = this.sections.get(scope) ?? [];
+    this.sections.set(scope, list);
+    const attempt: Section = { scope, token, begun: false, finished: false, succeeded: false, repaired: false };
+    list.push(attempt);
+    return attempt;
+  }
+
+  sectionWithdrawn(attempt: Section): void {
+    const list = this.sections.get(attempt.scope);
+    const at = list?.indexOf(attempt) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
   }
 
   sectionFinished(section: Section): void {
@@ -139,20 +162,28 @@ export class Invariants {
 
   /** A successor's repair of `token` was recorded (see `sectionBegan`). */
   repairRecorded(scope: string, token: bigint, process: string): void {
-    // The ready znode records the last section of a token: that is the one a repair is for.
-    const section = (this.sections.get(scope) ?? []).filter((s) => s.token === token).pop();
-    if (!section) return; // marked but never begun: allowed (see above)
-    if (section.succeeded) this.violate('spurious-repair', `${scope}: ${process} repaired the section of token ${token}, whose call had succeeded`);
-    else if (section.repaired) this.violate('double-repair', `${scope}: ${process} repaired the section of token ${token} a second time`);
-    section.repaired = true;
+    // The ready znode holds one mark per token: a section of a token is marked only after any
+    // earlier interrupted section of it was repaired, so one repair covers whatever the token left.
+    const sections = (this.sections.get(scope) ?? []).filter((s) => s.token === token);
+    if (sections.length === 0) return; // marked but never begun: allowed (see above)
+    const open = sections.filter((s) => !s.repaired && !s.succeeded);
+    if (open.length === 0) {
+      if (sections.some((s) => s.repaired)) this.violate('double-repair', `${scope}: ${process} repaired the section of token ${token} a second time`);
+      else this.violate('spurious-repair', `${scope}: ${process} repaired the section of token ${token}, whose call had succeeded`);
+      return;
+    }
+    for (const section of open) section.repaired = true;
   }
 
   /**
-   * Every server restarted with an empty data directory: zxids start over and every ready znode is
-   * gone, so no fencing token or repair can relate the new era to the old one (the chaos checker's
-   * "eras"). Orders and sections are checked within each era.
+   * Every server restarted with an empty data directory: every session, queue node and ready
+   * znode is gone at once and zxids start over, so no fencing token or repair can relate the new
+   * era to the old one, and a holder of the old era may still believe it holds (until its loss
+   * clock runs out) while a new session is granted the lock on the empty tree: data loss no
+   * client can see coming (the chaos checker's "eras"). Every invariant holds within an era.
    */
   newEra(): void {
+    this.leases.clear();
     this.lastGrant.clear();
     this.sections.clear();
     this.lastLeaderToken = undefined;

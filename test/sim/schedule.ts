@@ -134,9 +134,10 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const stopping = live();
   let stopped = 0;
   for (const p of stopping) scheduler.schedule(0, () => void p.shutdown().finally(() => stopped++), 'shutdown', p.actor);
-  const shutdownBy = scheduler.now + 2000 + 2 * timeout + 5000;
+  const shutdownBound = 2000 + 2 * timeout + 5000;
+  const shutdownBy = scheduler.now + shutdownBound;
   await scheduler.run({ untilMs: shutdownBy, afterStep: check, done: () => stopped === stopping.length });
-  if (stopped < stopping.length) invariants.violate('liveness', `${stopping.length - stopped} process(es) did not finish shutting down within ${shutdownBy - scheduler.now} ms`);
+  if (stopped < stopping.length) invariants.violate('liveness', `${stopping.length - stopped} process(es) did not finish shutting down within ${shutdownBound} ms`);
 
   // Sessions of crashed processes expire by themselves; then nothing of the workload may remain.
   const clearBy = scheduler.now + 2 * timeout + 2 * ensemble.tickMs;

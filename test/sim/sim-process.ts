@@ -59,6 +59,8 @@ export class SimProcess {
   private nextOp = 0;
   /** A recovery the election's handler ran, waiting for the take-over to be recorded (leadership reported). */
   private electionRepair: bigint | undefined;
+  /** The token of the leadership last reported. */
+  private reportedToken: bigint | undefined;
   shutDown = false;
   crashed = false;
 
@@ -142,7 +144,10 @@ export class SimProcess {
       this.note(leading ? `leads (token ${leader.token})` : 'no longer leads');
       if (!leading) return;
       this.invariants.leadershipGained(this.actor, leader.token);
-      this.recordElectionRepair();
+      // A new leadership reports itself only after its take-over (with any repair) was recorded;
+      // the same leadership coming back after a suspension records nothing.
+      if (leader.token !== this.reportedToken) this.recordElectionRepair();
+      this.reportedToken = leader.token;
     });
     leader.onApplicationBootstrap();
     this.running = !this.stopped;
@@ -252,10 +257,12 @@ export class SimProcess {
     const steps = r.between(1, 3);
     const done = Symbol('done');
     let section: ReturnType<Invariants['sectionBegan']> | undefined;
+    const leadingAs = this.leader!.token;
+    const attempt = leadingAs === undefined ? undefined : this.invariants.sectionAttempted(ELECTION, leadingAs);
     return this.track('runAsLeader', () =>
       this.leader!.runAsLeader(async (leaderSection: LeaderSection) => {
         this.recordElectionRepair();
-        section = this.invariants.sectionBegan(ELECTION, leaderSection.token, this.actor);
+        section = this.invariants.sectionBegan(ELECTION, leaderSection.token, this.actor, attempt);
         for (let step = 0; step < steps; step++) {
           await this.sleep(holdMs / steps);
           await leaderSection.checkpoint({ step });
@@ -265,6 +272,7 @@ export class SimProcess {
       }).then(
         (result) => {
           if (result === done && section) this.invariants.sectionSucceeded(section);
+          if (result === undefined && attempt) this.invariants.sectionWithdrawn(attempt); // not leading: nothing marked
         },
         (error: unknown) => this.expectLibraryError(error, 'runAsLeader'),
       ),
@@ -272,7 +280,7 @@ export class SimProcess {
   }
 
   /**
-   * The election's recovery ran, and what follows it shows that its take-over was recorded: the
+   * The election's recovery ran, and what follows it shows that its take-over was recorded: a new
    * leadership was reported, or (a leader repairing its own section, interrupted while its
    * leadership was suspended) its next section began.
    */

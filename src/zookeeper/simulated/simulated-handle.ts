@@ -270,24 +270,28 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     const host = this.hosts[this.nextHost % this.hosts.length]!;
     this.nextHost++;
     const member = this.ensemble.member(host);
+    const s = this.ensemble.scheduler;
+    let failed = false;
     const refused = () => {
-      if (attempt !== this.attempt || this.phase !== 'connecting') return;
+      if (failed || attempt !== this.attempt || this.phase !== 'connecting') return;
+      failed = true;
       this.failAll(RC.CONNECTIONLOSS);
       // The next host at once; after a whole round, a pause (the C client's back-off).
       const roundDone = this.nextHost % this.hosts.length === 0;
-      const s = this.ensemble.scheduler;
       s.schedule(roundDone ? s.random.between(100, 1000) : s.random.between(1, 10), () => this.tryNextHost(), 'reconnect', this.actor);
     };
-    if (!member || this.ensemble.isPartitioned(this.actor)) {
-      // No answer: the C client's connect times out.
-      this.ensemble.scheduler.schedule(Math.min(this.requestedTimeout / 3, 2000), refused, 'connect timeout', this.actor);
-      return;
-    }
+    // No answer (cut off, or the server went down before it replied): the C client gives the
+    // attempt up after its recv timeout and tries the next host.
+    s.schedule((2 * this.requestedTimeout) / 3, refused, 'connect timeout', this.actor);
+    if (!member || this.ensemble.isPartitioned(this.actor)) return;
     this.ensemble.handshake(
       member,
       this,
       { session: this.session, password: this.client_password, timeoutMs: this.requestedTimeout, lastZxidSeen: this.lastZxidSeen, ids: this.authIds },
-      (connection, result) => this.handshakeAnswered(attempt, connection, result),
+      (connection, result) => {
+        if (failed) connection.close('client gave up on this attempt', true);
+        else this.handshakeAnswered(attempt, connection, result);
+      },
       refused,
     );
   }
