@@ -38,8 +38,10 @@ export class Invariants {
   private readonly lastGrant = new Map<string, bigint>();
   private readonly sections = new Map<string, Section[]>();
   /** Processes whose `isLeader` the checker reads after every step. */
-  private readonly leaders = new Map<string, { isLeader: () => boolean; alive: () => boolean }>();
+  private readonly leaders = new Map<string, { isLeader: () => boolean; alive: () => boolean; era: number }>();
   private lastLeaderToken: bigint | undefined;
+  /** Counts the wipes of the ensemble (see `newEra`). */
+  private era = 0;
 
   constructor(
     private readonly now: () => number,
@@ -183,6 +185,7 @@ export class Invariants {
    * client can see coming (the chaos checker's "eras"). Every invariant holds within an era.
    */
   newEra(): void {
+    this.era++;
     this.leases.clear();
     this.lastGrant.clear();
     this.sections.clear();
@@ -196,10 +199,12 @@ export class Invariants {
    * `isLeader` true. **Leadership tokens** strictly increase from one leadership to the next.
    */
   watchLeader(process: string, isLeader: () => boolean, alive: () => boolean): void {
-    this.leaders.set(process, { isLeader, alive });
+    this.leaders.set(process, { isLeader, alive, era: this.era });
   }
 
   leadershipGained(process: string, token: bigint | undefined): void {
+    const leader = this.leaders.get(process);
+    if (leader) leader.era = this.era;
     if (token === undefined) return;
     if (this.lastLeaderToken !== undefined && token < this.lastLeaderToken) {
       this.violate('leader-token-order', `${process} leads with token ${token} after a leadership with token ${this.lastLeaderToken}`);
@@ -212,7 +217,8 @@ export class Invariants {
     for (const lock of this.leases.keys()) this.checkExclusive(lock);
     let leaders: string[] | undefined;
     for (const [process, leader] of this.leaders) {
-      if (leader.alive() && leader.isLeader()) (leaders ??= []).push(process);
+      // A leader of an era before a wipe may still believe it leads: not comparable (see `newEra`).
+      if (leader.era === this.era && leader.alive() && leader.isLeader()) (leaders ??= []).push(process);
     }
     if (leaders && leaders.length > 1) {
       this.violate('leaders-overlap', `${leaders.join(' and ')} lead at once`);

@@ -99,10 +99,15 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
   const processes: SimProcess[] = [];
   let spawned = 0;
+  let faultsOver = false;
   const spawn = (delayMs: number) => {
-    const p = new SimProcess(`p${++spawned}`, scheduler, ensemble, invariants, processConfig);
-    processes.push(p);
-    scheduler.schedule(delayMs, () => p.start(), 'spawn');
+    scheduler.schedule(delayMs, () => {
+      // A replacement due after the faults ended is not started: the run is winding down.
+      if (faultsOver) return;
+      const p = new SimProcess(`p${++spawned}`, scheduler, ensemble, invariants, processConfig);
+      processes.push(p);
+      p.start();
+    }, 'spawn');
   };
   for (let i = 0; i < config.processes; i++) spawn(scheduler.random.between(0, 200));
 
@@ -120,6 +125,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
 
   // Healing: no fault strikes any more; pauses already begun run out (at most 2.5 timeouts).
   scheduler.note('faults over: healing the ensemble, processes stop starting work');
+  faultsOver = true;
   ensemble.heal();
   for (const p of live()) p.stopWork();
   const settleBy = scheduler.now + 2.5 * timeout + 4 * timeout + 10_000;

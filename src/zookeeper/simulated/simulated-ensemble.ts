@@ -72,23 +72,31 @@ export class ServerConnection {
     private readonly ensemble: SimulatedEnsemble,
   ) {}
 
-  /** A packet from the client, delivered after the network delay, in order. */
+  /**
+   * A packet from the client, delivered after the network delay, in order. TCP loses nothing on a
+   * connection that lives: while its client is cut off (`partition`), packets wait and arrive in
+   * order when the partition ends, unless one side gives the connection up first.
+   */
   send(packet: ClientPacket): void {
-    const s = this.ensemble.scheduler;
-    if (this.ensemble.isPartitioned(this.handle.actor)) return;
-    const at = Math.max(s.now + this.ensemble.latency(), this.toServerAt);
-    this.toServerAt = at;
-    s.schedule(at - s.now, () => this.open && this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
+    this.toServerAt = this.deliver(this.toServerAt, () => this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
   }
 
   /** A packet to the client, delivered after the network delay, in order, as the client's step. */
   reply(deliver: () => void): void {
-    if (!this.open) return;
+    this.toClientAt = this.deliver(this.toClientAt, deliver, 'reply', this.handle.actor);
+  }
+
+  private deliver(lastAt: number, arrive: () => void, label: string, actor: string): number {
+    if (!this.open) return lastAt;
     const s = this.ensemble.scheduler;
-    if (this.ensemble.isPartitioned(this.handle.actor)) return;
-    const at = Math.max(s.now + this.ensemble.latency(), this.toClientAt);
-    this.toClientAt = at;
-    s.schedule(at - s.now, () => this.open && deliver(), 'reply', this.handle.actor);
+    const at = Math.max(s.now + this.ensemble.latency(), lastAt, this.ensemble.partitionEnd(this.handle.actor) + this.ensemble.latency());
+    s.schedule(at - s.now, () => {
+      if (!this.open) return;
+      // Cut off again meanwhile: wait for that partition too (packets behind this one wait as well).
+      if (this.ensemble.isPartitioned(this.handle.actor)) this.deliver(0, arrive, label, actor);
+      else arrive();
+    }, label, actor);
+    return at;
   }
 
   enqueue(packet: ClientPacket): void {
@@ -489,7 +497,7 @@ export class SimulatedEnsemble {
     if (record && !record.ended) this.expire(record, 'fault');
   }
 
-  /** `actor`'s packets vanish for `ms`, both ways, and its new connections time out: neither end is told. */
+  /** `actor` is cut off for `ms`: its packets wait (both ways), its new connections time out; neither end is told. */
   partition(actor: string, ms: number): void {
     this.partitions.set(actor, Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms));
   }
@@ -505,7 +513,12 @@ export class SimulatedEnsemble {
   }
 
   isPartitioned(actor: string): boolean {
-    return (this.partitions.get(actor) ?? 0) > this.scheduler.now;
+    return this.partitionEnd(actor) > this.scheduler.now;
+  }
+
+  /** When `actor`'s partition ends (0 when it has none). */
+  partitionEnd(actor: string): number {
+    return this.partitions.get(actor) ?? 0;
   }
 
   /**
