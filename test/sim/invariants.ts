@@ -30,6 +30,8 @@ interface Section {
   succeeded: boolean;
   /** A successor's recovery repaired it and its take-over was recorded. */
   repaired: boolean;
+  /** A successor's recovery ran, and its take-over may have been recorded (see `repairMaybeRecorded`). */
+  maybeRepaired?: boolean;
 }
 
 export class Invariants {
@@ -95,11 +97,15 @@ export class Invariants {
     }
   }
 
-  /** A re-entrant call's `fn` ran: the lease it re-entered must still be held and its outer call not over. */
-  reentered(lock: string, process: string, lease: WatchedLease, outerEnded: boolean): void {
-    if (outerEnded || !lease.isHeld()) {
-      this.violate('reentry-outlives-lease', `${lock}: a re-entrant call of ${process} ran ${outerEnded ? 'after its outer call had ended' : 'while its lease was not held'}`);
-    }
+  /**
+   * **Re-entry within the lease.** A re-entrant call's `fn` starts only while the lease it
+   * re-enters is held and its outer call has not ended (`at: 'start'`), and the outer call does not
+   * end before it (`at: 'end'`: the lease is pinned). The lease may be lost while it runs, like
+   * any holder's.
+   */
+  reentered(lock: string, process: string, lease: WatchedLease, outerEnded: boolean, at: 'start' | 'end'): void {
+    if (outerEnded) this.violate('reentry-outlives-lease', `${lock}: a re-entrant call of ${process} ${at === 'start' ? 'started' : 'was still running'} after its outer call had ended`);
+    else if (at === 'start' && !lease.isHeld()) this.violate('reentry-outlives-lease', `${lock}: a re-entrant call of ${process} started while its lease was not held`);
   }
 
   // ---------------------------------------------------------------- guarded sections (locks and leaders)
@@ -123,7 +129,7 @@ export class Invariants {
     // Also an earlier section of the same token: a leader whose leadership was suspended mid-section
     // and came back repairs its own section before its next one.
     for (const earlier of list) {
-      if (earlier.begun && !earlier.finished && !earlier.repaired) {
+      if (earlier.begun && !earlier.finished && !earlier.repaired && !earlier.maybeRepaired) {
         this.violate('unrepaired-section', `${scope}: ${process} (token ${token}) began a section while the section of token ${earlier.token} was interrupted and not repaired`);
         earlier.repaired = true; // report once
       }
@@ -175,6 +181,16 @@ export class Invariants {
       return;
     }
     for (const section of open) section.repaired = true;
+  }
+
+  /**
+   * A successor's recovery of `token` ran and then its process crashed, lost the lock or the
+   * leadership, or its call failed, before anything showed whether the take-over write was
+   * recorded (a write can be applied and its reply lost). The next successor may find the section
+   * repaired, or repair it again: both are right, so neither is reported.
+   */
+  repairMaybeRecorded(scope: string, token: bigint): void {
+    for (const section of this.sections.get(scope) ?? []) if (section.token === token && !section.repaired) section.maybeRepaired = true;
   }
 
   /**
