@@ -66,10 +66,9 @@ export class SimScheduler {
     if (event) event.cancelled = true;
   }
 
-  /** `actor` takes no step for `ms` (added to any pause it is in). */
+  /** `actor` takes no step for the next `ms` (a pause it is in already ends then, or later if it was to). */
   pause(actor: string, ms: number): void {
-    const from = Math.max(this.clock, this.pausedUntil.get(actor) ?? 0);
-    this.pausedUntil.set(actor, from + ms);
+    this.pausedUntil.set(actor, Math.max(this.clock + ms, this.pausedUntil.get(actor) ?? 0));
   }
 
   isPaused(actor: string): boolean {
