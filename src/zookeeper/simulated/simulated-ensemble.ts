@@ -124,7 +124,7 @@ export class ServerConnection {
 }
 
 /** What the server answers a handshake. */
-export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number; readonly zxid: bigint } | { readonly ok: false; readonly expired: true };
+export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number } | { readonly ok: false; readonly expired: true };
 
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
@@ -248,7 +248,7 @@ export class SimulatedEnsemble {
           return;
         }
         this.attach(record, connection);
-        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs, zxid: member.tree.lastZxid }));
+        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs }));
         return;
       }
       // A new session: ZooKeeper's session ids carry the id of the server that made them in their top byte.
@@ -259,7 +259,7 @@ export class SimulatedEnsemble {
       // Creating a session is a transaction: the reply comes once this member applied it.
       const index = this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
       this.afterApply(member, index, () =>
-        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs, zxid: member.tree.lastZxid })),
+        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })),
       );
     }, 'handshake', SIM_ACTOR);
   }
