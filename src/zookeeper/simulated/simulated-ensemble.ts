@@ -81,14 +81,18 @@ export class ServerConnection {
     s.schedule(at - s.now, () => this.open && this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
   }
 
-  /** A packet to the client, delivered after the network delay, in order, as the client's step. */
-  reply(deliver: () => void): void {
+  /**
+   * A packet to the client, delivered after the network delay, in order, as the client's step.
+   * Dropped if the connection closes meanwhile, unless `last`: the server's last words, written
+   * before it closes the connection (its answer to the handshake of an expired session).
+   */
+  reply(deliver: () => void, last = false): void {
     if (!this.open) return;
     const s = this.ensemble.scheduler;
     if (this.ensemble.isPartitioned(this.handle.actor)) return;
     const at = Math.max(s.now + this.ensemble.latency(), this.toClientAt);
     this.toClientAt = at;
-    s.schedule(at - s.now, () => this.open && deliver(), 'reply', this.handle.actor);
+    s.schedule(at - s.now, () => (last || this.open) && deliver(), 'reply', this.handle.actor);
   }
 
   enqueue(packet: ClientPacket): void {
@@ -242,9 +246,11 @@ export class SimulatedEnsemble {
       if (request.session !== 0n) {
         const record = this.sessions.get(request.session);
         if (!record || record.ended || record.password !== request.password) {
-          connection.reply(() => answer(connection, { ok: false, expired: true }));
-          connection.open = false;
-          member.connections.delete(connection);
+          // The server answers an invalid session (a ConnectResponse with timeout 0), then
+          // closes the connection once that is written (ZooKeeperServer.finishSessionInit): the
+          // client reads the answer, and only then the close, and reports the session expired.
+          connection.reply(() => answer(connection, { ok: false, expired: true }), true);
+          connection.close('session expired', true);
           return;
         }
         this.attach(record, connection);
