@@ -95,6 +95,15 @@ export class ServerConnection {
     s.schedule(at - s.now, () => (last || this.open) && deliver(), 'reply', this.handle.actor);
   }
 
+  /**
+   * An identity the client authenticated as. The server keeps each once, however often the
+   * client sends it (ServerCnxn's authInfo is a set; the C client sends its credentials again
+   * after every handshake), so that an `auth` ACL gets one entry per identity.
+   */
+  authenticate(id: string): void {
+    if (!this.ids.includes(id)) this.ids.push(id);
+  }
+
   enqueue(packet: ClientPacket): void {
     this.inbox.push({ packet, receivedAt: this.ensemble.scheduler.now });
     this.pump();
@@ -240,7 +249,7 @@ export class SimulatedEnsemble {
         return;
       }
       const connection = new ServerConnection(member, handle, this);
-      connection.ids.push(...request.ids);
+      for (const id of request.ids) connection.authenticate(id);
       member.connections.add(connection);
       const timeoutMs = Math.min(this.maxTimeout, Math.max(this.minTimeout, request.timeoutMs));
       if (request.session !== 0n) {
@@ -295,7 +304,7 @@ export class SimulatedEnsemble {
         connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
         return done();
       case 'auth':
-        connection.ids.push(request.id);
+        connection.authenticate(request.id);
         connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
         return done();
       case 'closeSession': {
