@@ -5,6 +5,7 @@
  * worker thread: see ProxyThread for why.
  */
 import { randomUUID } from 'node:crypto';
+import { isVirtualRuntimeInstalled } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
 import type { Watcher } from '../../src/zookeeper/types.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
@@ -152,6 +153,8 @@ export class ZookeeperTarget implements ConformanceTarget {
   }
 
   async run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T> {
+    // The suite runs one target at a time; inside a simulation, this target's waits would be virtual.
+    if (isVirtualRuntimeInstalled()) throw new Error('the real-server target cannot run while a simulation has the virtual runtime installed');
     const env = new ZookeeperEnv(this.server, this.admin, this.proxies, `/conformance-${randomUUID()}`);
     await this.admin.create(env.root);
     try {
