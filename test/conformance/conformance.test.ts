@@ -3,7 +3,9 @@
  * reference (the real server) must produce the transcript pinned in the scenario's `expected`,
  * and every other target (the simulator) the same transcript as the reference in this run.
  * The real-server target starts its own ZooKeeper rather than use the shared one: it needs JVM
- * flags for a fast container sweep.
+ * flags for a fast container sweep. Targets run one at a time (each scenario's reference, then
+ * the others, every test awaited): the simulator's virtual runtime, which patches the timers and
+ * clocks of the whole process, is installed only inside its own runs.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

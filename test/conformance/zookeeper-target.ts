@@ -5,16 +5,17 @@
  * worker thread: see ProxyThread for why.
  */
 import { randomUUID } from 'node:crypto';
+import { isVirtualRuntimeInstalled } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
 import type { Watcher } from '../../src/zookeeper/types.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
 import { ProxyThread, type ThreadProxy } from '../support/proxy-thread.js';
 import { withTimeout } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';
+import { EVENT_WAIT_MS, RecordingClient } from './recording-client.js';
 import type { ConformanceTarget, ScenarioClient, ScenarioEnv } from './target.js';
 
 const SESSION_TIMEOUT_MS = 6000;
-const WAIT_MS = 10_000;
 
 /**
  * ZooKeeperServerMain reads these as JVM system properties, not from zoo.cfg (where an unknown
@@ -24,36 +25,12 @@ const WAIT_MS = 10_000;
 const CONTAINER_SWEEP_FLAGS = ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=1000000'];
 
 /** One client of a scenario, behind its own proxy. */
-class ProxiedClient implements ScenarioClient {
-  readonly events: string[] = [];
+class ProxiedClient extends RecordingClient {
   readonly zk: ZooKeeperClient;
-  private readonly waiters = new Set<() => void>();
 
   constructor(readonly proxy: ThreadProxy) {
-    const record = (event: string): void => {
-      this.events.push(event);
-      for (const waiter of this.waiters) waiter();
-    };
-    this.zk = new ZooKeeperClient(
-      { connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
-      { onConnected: () => record('connected'), onConnecting: () => record('connecting'), onClosed: (code) => record(`closed:${code}`) },
-    );
-  }
-
-  /** Resolves once an event after the first `from` ones is `event`. */
-  next(event: string, from = this.events.length): Promise<void> {
-    const seen = (): boolean => this.events.slice(from).includes(event);
-    if (seen()) return Promise.resolve();
-    let waiter!: () => void;
-    const found = new Promise<void>((resolve) => {
-      // Resumes from a macrotask: the event is emitted inside the C client's processing, and a
-      // handle opened before the C client has returned from it (and stopped polling the socket it
-      // just closed) can get that socket's fd number, on which the package then crashes (SIGSEGV).
-      waiter = () => { if (seen()) setImmediate(resolve); };
-      this.waiters.add(waiter);
-    });
-    return withTimeout(found, WAIT_MS, `client never saw '${event}' (events: ${this.events.join(', ')})`)
-      .finally(() => this.waiters.delete(waiter));
+    super();
+    this.zk = new ZooKeeperClient({ connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS }, this.listeners);
   }
 
   /** Drops the connection and holds every reconnection attempt, unsent, until `release()`. */
@@ -135,7 +112,7 @@ class ZookeeperEnv implements ScenarioEnv {
     const gone = new Promise<void>((resolve) => (deleted = resolve));
     const watcher: Watcher = (event) => { if (event.type === 'deleted') deleted(); };
     if ((await this.admin.exists(sentinel, watcher)) === null) return;
-    await withTimeout(gone, WAIT_MS, `the container sweep never removed ${sentinel}`);
+    await withTimeout(gone, EVENT_WAIT_MS, `the container sweep never removed ${sentinel}`);
   }
 
   async dispose(): Promise<void> {
@@ -167,7 +144,7 @@ export class ZookeeperTarget implements ConformanceTarget {
         { connectString: server.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
         { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined },
       );
-      await withTimeout(ready, WAIT_MS, `no admin session to ${server.connectString}`);
+      await withTimeout(ready, EVENT_WAIT_MS, `no admin session to ${server.connectString}`);
       return new ZookeeperTarget(server, admin, ProxyThread.start());
     } catch (error) {
       await server.dispose();
@@ -176,6 +153,8 @@ export class ZookeeperTarget implements ConformanceTarget {
   }
 
   async run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T> {
+    // The suite runs one target at a time; inside a simulation, this target's waits would be virtual.
+    if (isVirtualRuntimeInstalled()) throw new Error('the real-server target cannot run while a simulation has the virtual runtime installed');
     const env = new ZookeeperEnv(this.server, this.admin, this.proxies, `/conformance-${randomUUID()}`);
     await this.admin.create(env.root);
     try {

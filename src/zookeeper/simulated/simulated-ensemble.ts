@@ -81,19 +81,32 @@ export class ServerConnection {
     this.toServerAt = this.deliver(this.toServerAt, () => this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
   }
 
-  /** A packet to the client, delivered after the network delay, in order, as the client's step. */
-  reply(deliver: () => void): void {
-    this.toClientAt = this.deliver(this.toClientAt, deliver, 'reply', this.handle.actor);
+  /**
+   * A packet to the client, delivered after the network delay, in order, as the client's step.
+   * Dropped if the connection closes meanwhile, unless `last`: the server's last words, written
+   * before it closes the connection (its answer to the handshake of an expired session).
+   */
+  reply(deliver: () => void, last = false): void {
+    this.toClientAt = this.deliver(this.toClientAt, deliver, 'reply', this.handle.actor, last);
   }
 
-  private deliver(lastAt: number, arrive: () => void, label: string, actor: string): number {
+  /**
+   * An identity the client authenticated as. The server keeps each once, however often the
+   * client sends it (ServerCnxn's authInfo is a set; the C client sends its credentials again
+   * after every handshake), so that an `auth` ACL gets one entry per identity.
+   */
+  authenticate(id: string): void {
+    if (!this.ids.includes(id)) this.ids.push(id);
+  }
+
+  private deliver(lastAt: number, arrive: () => void, label: string, actor: string, last = false): number {
     if (!this.open) return lastAt;
     const s = this.ensemble.scheduler;
     const at = Math.max(s.now + this.ensemble.latency(), lastAt, this.ensemble.partitionEnd(this.handle.actor) + this.ensemble.latency());
     s.schedule(at - s.now, () => {
-      if (!this.open) return;
+      if (!this.open && !last) return;
       // Cut off again meanwhile: wait for that partition too (packets behind this one wait as well).
-      if (this.ensemble.isPartitioned(this.handle.actor)) this.deliver(0, arrive, label, actor);
+      if (this.ensemble.isPartitioned(this.handle.actor)) this.deliver(0, arrive, label, actor, last);
       else arrive();
     }, label, actor);
     return at;
@@ -132,7 +145,7 @@ export class ServerConnection {
 }
 
 /** What the server answers a handshake. */
-export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number; readonly zxid: bigint } | { readonly ok: false; readonly expired: true };
+export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number } | { readonly ok: false; readonly expired: true };
 
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
@@ -244,19 +257,21 @@ export class SimulatedEnsemble {
         return;
       }
       const connection = new ServerConnection(member, handle, this);
-      connection.ids.push(...request.ids);
+      for (const id of request.ids) connection.authenticate(id);
       member.connections.add(connection);
       const timeoutMs = Math.min(this.maxTimeout, Math.max(this.minTimeout, request.timeoutMs));
       if (request.session !== 0n) {
         const record = this.sessions.get(request.session);
         if (!record || record.ended || record.password !== request.password) {
-          connection.reply(() => answer(connection, { ok: false, expired: true }));
-          connection.open = false;
-          member.connections.delete(connection);
+          // The server answers an invalid session (a ConnectResponse with timeout 0), then
+          // closes the connection once that is written (ZooKeeperServer.finishSessionInit): the
+          // client reads the answer, and only then the close, and reports the session expired.
+          connection.reply(() => answer(connection, { ok: false, expired: true }), true);
+          connection.close('session expired', true);
           return;
         }
         this.attach(record, connection);
-        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs, zxid: member.tree.lastZxid }));
+        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs }));
         return;
       }
       // A new session: ZooKeeper's session ids carry the id of the server that made them in their top byte.
@@ -267,7 +282,7 @@ export class SimulatedEnsemble {
       // Creating a session is a transaction: the reply comes once this member applied it.
       const index = this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
       this.afterApply(member, index, () =>
-        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs, zxid: member.tree.lastZxid })),
+        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })),
       );
     }, 'handshake', SIM_ACTOR);
   }
@@ -297,7 +312,7 @@ export class SimulatedEnsemble {
         connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
         return done();
       case 'auth':
-        connection.ids.push(request.id);
+        connection.authenticate(request.id);
         connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
         return done();
       case 'closeSession': {

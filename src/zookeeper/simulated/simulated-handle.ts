@@ -316,7 +316,9 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     this.client_password = result.password;
     this.timeout = result.timeoutMs;
     this.lastHeardAt = this.lastSentAt = s.now;
-    if (result.zxid > this.lastZxidSeen) this.lastZxidSeen = result.zxid;
+    // lastZxidSeen stays as it was: the handshake's answer (ConnectResponse) carries no zxid. The
+    // C client takes its last_zxid from reply headers only (zookeeper_process), and SetWatches
+    // below sends that: a watch fires for every change the client has not seen a reply after.
     s.note(`connected to server ${connection.member.id} as session 0x${this.client_id}`);
     if (this.connectedOnce) {
       const watches = { data: [...this.dataWatchers.keys()], exist: [...this.existWatchers.keys()], child: [...this.childWatchers.keys()] };

@@ -66,6 +66,11 @@ class VirtualTimer {
   }
 }
 
+/** Whether a virtual runtime is installed: the globals it patches are a simulation's now. */
+export function isVirtualRuntimeInstalled(): boolean {
+  return (globalThis as Record<string, unknown>).__zkLockVirtualRuntime === true;
+}
+
 /**
  * Puts every source of time and chance the library uses on `scheduler` for the simulation's
  * duration: `setTimeout`/`setInterval`/`setImmediate` (and their clears), `AbortSignal.timeout`,
@@ -84,7 +89,7 @@ export function installVirtualRuntime(scheduler: SimScheduler): () => void {
   const savedRandom = Math.random;
   const savedTimeout = AbortSignal.timeout;
   const savedUuid = crypto.randomUUID;
-  if (g.__zkLockVirtualRuntime) throw new Error('a virtual runtime is installed already: one simulation at a time');
+  if (isVirtualRuntimeInstalled()) throw new Error('a virtual runtime is installed already: one simulation at a time');
   g.__zkLockVirtualRuntime = true;
 
   const clear = (timer: unknown) => {
