@@ -380,22 +380,26 @@ export class FairQueue {
       if (ZooKeeperError.is(error, 'NONODE')) return undefined;
       throw error;
     }
-    const name = children.find((child) => child.startsWith(`_c_${id}-`));
-    if (name === undefined) return undefined;
-    const path = `${dir}/${name}`;
-    const stat = await this.session.exists(path);
-    if (stat?.ephemeralOwner === sessionId) {
-      // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
-      // is not used (an AclNotAppliedError tells why).
-      await this.session.secure(path).catch(async (error: unknown) => {
-        await this.leave(path, sessionId).catch((failure: unknown) => this.report(failure));
-        throw error;
-      });
-      return { path, name, sessionId };
+    // Every child with our uuid, not just the first listed: another session may hold one too (a
+    // session abandoned while the ensemble was unreachable, which the server kept alive, made it
+    // for this very acquisition), and the server lists children in no particular order. Stopping
+    // at a foreign one would leave ours behind, an orphan of our live session blocking the queue.
+    let own: { path: string; name: string } | undefined;
+    for (const name of children.filter((child) => child.startsWith(`_c_${id}-`))) {
+      const path = `${dir}/${name}`;
+      const stat = await this.session.exists(path);
+      if (stat?.ephemeralOwner === sessionId) own = { path, name };
+      // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
+      else if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.report(error));
     }
-    // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
-    if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.report(error));
-    return undefined;
+    if (!own) return undefined;
+    // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
+    // is not used (an AclNotAppliedError tells why).
+    await this.session.secure(own.path).catch(async (error: unknown) => {
+      await this.leave(own.path, sessionId).catch((failure: unknown) => this.report(failure));
+      throw error;
+    });
+    return { ...own, sessionId };
   }
 
   /**

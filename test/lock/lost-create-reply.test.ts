@@ -84,6 +84,41 @@ describe('a create whose reply is lost', () => {
     assert.deepEqual(await queueNodes(observer, dir), []);
   });
 
+  it('adopts its own node when another session holds one with the same uuid, wherever the listing puts it', async () => {
+    // What a session that ZkSession abandoned while the ensemble was unreachable leaves when the
+    // server kept it alive: the retried acquisition reuses its uuid on the new session. (Found by
+    // the simulation's look-alike fault: `npm run test:sim -- --seed 25`.) The server lists
+    // children in no documented order; here the look-alike comes first.
+    const root = testRoot();
+    let lookAlike: string | undefined;
+    const { faulty, created } = await faultySession(() => proxy.reset());
+    faulty.before('create', async (request) => {
+      if (lookAlike !== undefined || !request.path.includes('/_c_')) return;
+      lookAlike = await observer.create(request.path, Buffer.from('look-alike'), 'ephemeral_sequential');
+    });
+    faulty.after('getChildren', (_request, outcome) => {
+      if (!outcome.ok || lookAlike === undefined) return undefined;
+      const { children, stat } = outcome.value as { children: string[]; stat: unknown };
+      const first = basenameOf(lookAlike);
+      return { ok: true, value: { children: [...children].sort((a, b) => Number(b === first) - Number(a === first)), stat } };
+    });
+    const locks = new LockClient(faulty, { root });
+    const dir = locks.pathOf('look-alike');
+
+    const acquiring = locks.acquire('look-alike', { waitMs: 8000 });
+    const path = await withTimeout(created, 5000, 'the create was not sent');
+    const lease = await withTimeout(acquiring, 10_000, 'the acquire never settled');
+
+    assert.equal(lease.path, path, 'the lease is on the node the lost create made');
+    assert.equal(queueCreates(faulty), 1, 'created exactly once: no second node behind our own');
+    const ours = [];
+    for (const name of await queueNodes(observer, dir)) {
+      if ((await observer.exists(`${dir}/${name}`))?.ephemeralOwner === faulty.sessionId) ours.push(name);
+    }
+    assert.deepEqual(ours, [basenameOf(path)], 'no orphan of our session in the queue');
+    await lease.release();
+  });
+
   it('forgets the node when the session expired meanwhile: one node (new session), granted, empty after release', async () => {
     const root = testRoot();
     // Keep the proxy refusing after the reset, so that the session cannot come back before it is expired.
