@@ -63,8 +63,11 @@ export class ServerConnection {
   /** The session's requests are answered in order: the next waits until the previous one replied. */
   private readonly inbox: { packet: ClientPacket; receivedAt: number }[] = [];
   private busy = false;
-  /** Fault: the next write reply closes the connection instead (the write was applied). */
-  loseNextWriteReply = false;
+  /**
+   * Fault: the reply of the next applied write (that `when` accepts, default any) closes the
+   * connection instead; `then` runs at that moment (the write is applied, the client not told).
+   */
+  loseReply: { when?: (request: WriteRequest) => boolean; then?: (request: WriteRequest) => void } | undefined;
 
   constructor(
     readonly member: Member,
@@ -366,9 +369,11 @@ export class SimulatedEnsemble {
             if (rc === 0 && txn.type === 'setData') value = (this.primary.read(write.path, asker, 0) as { stat: SimStat }).stat;
           }
           this.afterApply(member, index, () => {
-            if (connection.loseNextWriteReply && rc === 0) {
-              connection.loseNextWriteReply = false;
+            const loss = connection.loseReply;
+            if (loss && rc === 0 && (loss.when?.(request as WriteRequest) ?? true)) {
+              connection.loseReply = undefined;
               connection.close('fault: the reply of an applied write is lost');
+              loss.then?.(request as WriteRequest);
               return done();
             }
             connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
@@ -583,6 +588,36 @@ export class SimulatedEnsemble {
       member.applied = 0;
       (member as { tree: ZnodeTree }).tree = new ZnodeTree();
     }
+  }
+
+  /**
+   * A session of an operator (zkCli, a tool, another application) that writes straight through
+   * the leader and never expires: what faults use to touch the tree behind the recipes' backs.
+   * Returns its hex id.
+   */
+  operatorSession(): string {
+    const id = (BigInt(this.members[0]!.id) << 56n) | (0x0be0_0000n + ++this.sessionCounter);
+    this.sessions.set(id, { id, password: '', timeoutMs: Infinity, expiresAt: Infinity, owner: undefined, ended: false });
+    this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
+    return id.toString(16);
+  }
+
+  /** A write of an operator session (see `operatorSession`): the created path, or the failure's return code. */
+  operatorWrite(sessionHex: string, request: WriteRequest): { rc: number; path?: string } {
+    if (!this.hasQuorum) return { rc: RC.CONNECTIONLOSS };
+    const asker: Asker = { session: BigInt(`0x${sessionHex}`), ids: [] };
+    let result: { rc: number; path?: string } = { rc: 0 };
+    this.commit(() => {
+      const zxid = this.nextZxid();
+      const txn = this.primary.prepare(request, asker, zxid, this.wallTime());
+      if (txn instanceof ZkFault) {
+        result = { rc: txn.rc };
+        return { type: 'error', zxid, time: this.wallTime(), rc: txn.rc };
+      }
+      if (txn.type === 'create') result = { rc: 0, path: txn.path };
+      return txn;
+    });
+    return result;
   }
 
   /** Connections of the handles `actor` opened. */
