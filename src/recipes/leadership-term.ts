@@ -264,7 +264,12 @@ export class LeadershipTerm {
    * `proven`: not waited for; a node lost meanwhile ends the term here.
    */
   private checkOwnNode(attempt: CheckAttempt, proven: boolean): Promise<void> {
-    const owned = this.readOwnNode().then(({ stat }) => {
+    // Not right after the grant (a reconnection, say), the member that answers may lag behind the
+    // leader: its copy can still show our node after someone deleted it, while the next participant,
+    // on an up-to-date member, is granted leadership. A sync first, pipelined (the member answers
+    // the read after it), makes the read show everything committed before it.
+    const synced = proven ? undefined : this.session.sync(this.entry.path);
+    const owned = Promise.all([synced, this.readOwnNode()]).then(([, { stat }]) => {
       if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
     });
     owned.catch((error: unknown) => {
