@@ -29,6 +29,8 @@ export const FAULT_KINDS = [
   'look-alike',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+const RC_CONNECTIONLOSS = -4;
+
 /** Enabled in fewer seeds: each leaves the run in a state the others then rarely get to act on. */
 const RARE_FAULTS: readonly FaultKind[] = ['wipe', 'oversize', 'operator-delete', 'look-alike'];
 
@@ -256,9 +258,10 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       // Someone deletes the election node of a participant that is disconnected (zkCli, a cleanup
       // script): when its session comes back, it must check that its node is still its own before
       // it reports leadership again. (A connected participant learns of it by its node's watch;
-      // one that is paused or blocked cannot, so deleting its node makes two leaders whatever
-      // the library does: not a fault the library can be held to.)
-      const cutOff = c.live.filter((p) => p.sessionId && ensemble.connectionsOf(p.actor).length === 0).map((p) => p.sessionId);
+      // one that is paused, blocked, or not yet aware that its connection is gone cannot, so
+      // deleting its node makes two leaders whatever the library does: not a fault the library
+      // can be held to.)
+      const cutOff = c.live.filter((p) => p.sessionId && p.knowsItIsDisconnected && !scheduler.isPaused(p.actor)).map((p) => p.sessionId);
       const nodes = ensemble.nodes().filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
       if (nodes.length === 0) return false;
       const victim = nodes[fault.target % nodes.length]!;
@@ -277,7 +280,11 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
           when: queueCreate,
           then: (request) => {
             const { path } = ensemble.operatorWrite(c.operator, { op: 'create', path: request.path, data: Buffer.from('look-alike'), flags: 3 });
-            if (path) scheduler.schedule(between(100, 3000), () => ensemble.operatorWrite(c.operator, { op: 'delete', path, version: -1 }), 'look-alike gone');
+            // The other session lets it go a little later (until the ensemble takes the delete).
+            const remove = () => {
+              if (ensemble.operatorWrite(c.operator, { op: 'delete', path: path!, version: -1 }).rc === RC_CONNECTIONLOSS) scheduler.schedule(500, remove, 'look-alike gone');
+            };
+            if (path) scheduler.schedule(between(100, 3000), remove, 'look-alike gone');
             scheduler.note(`FAULT look-alike: the reply of ${request.path}… is lost; an operator session creates ${path}`);
           },
         };

@@ -119,6 +119,12 @@ export class SimProcess {
     return this.session?.sessionId;
   }
 
+  /** Its session says the connection is down (it stopped reporting leadership, with the default policy). */
+  get knowsItIsDisconnected(): boolean {
+    const state = this.session?.state;
+    return state === 'suspended' || state === 'lost';
+  }
+
   private async boot(): Promise<void> {
     const options = resolveZkLockOptions({
       connect: this.ensemble.connectString,

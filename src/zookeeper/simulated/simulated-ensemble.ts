@@ -565,8 +565,10 @@ export class SimulatedEnsemble {
     if (!this.hasQuorum) for (const m of this.members) for (const c of [...m.connections]) c.close('quorum lost');
   }
 
-  /** The member applies nothing for `ms`: its reads go stale, its writes' replies and syncs wait. */
+  /** The member (a follower) applies nothing for `ms`: its reads go stale, its writes' replies and syncs wait. No-op for a lone server. */
   lag(id: number, ms: number): void {
+    // A lone server is the leader: there is nobody for it to lag behind.
+    if (this.members.length === 1) return;
     const member = this.members.find((m) => m.id === id)!;
     member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
     this.scheduleApply(member);
