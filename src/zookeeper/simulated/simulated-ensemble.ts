@@ -60,6 +60,8 @@ export class ServerConnection {
   readonly ids: string[] = [];
   private toServerAt = 0;
   private toClientAt = 0;
+  /** Packets (both ways, in order) waiting for the client's partition to end. */
+  private readonly held: (() => void)[] = [];
   /** The session's requests are answered in order: the next waits until the previous one replied. */
   private readonly inbox: { packet: ClientPacket; receivedAt: number }[] = [];
   private busy = false;
@@ -81,6 +83,7 @@ export class ServerConnection {
    * order when the partition ends, unless one side gives the connection up first.
    */
   send(packet: ClientPacket): void {
+    if (this.hold(() => this.send(packet))) return;
     this.toServerAt = this.deliver(this.toServerAt, () => this.ensemble.receive(this, packet), 'packet', SIM_ACTOR);
   }
 
@@ -90,6 +93,7 @@ export class ServerConnection {
    * before it closes the connection (its answer to the handshake of an expired session).
    */
   reply(deliver: () => void, last = false): void {
+    if (this.hold(() => this.reply(deliver, last), last)) return;
     this.toClientAt = this.deliver(this.toClientAt, deliver, 'reply', this.handle.actor, last);
   }
 
@@ -102,17 +106,25 @@ export class ServerConnection {
     if (!this.ids.includes(id)) this.ids.push(id);
   }
 
+  /** Cut off: TCP keeps the packet (and everything behind it, both ways) until the partition ends. */
+  private hold(resend: () => void, last = false): boolean {
+    if (!this.open && !last) return true; // gone with the connection
+    if (this.held.length === 0 && !this.ensemble.isPartitioned(this.handle.actor)) return false;
+    this.held.push(resend);
+    this.ensemble.holding(this);
+    return true;
+  }
+
   private deliver(lastAt: number, arrive: () => void, label: string, actor: string, last = false): number {
-    if (!this.open) return lastAt;
     const s = this.ensemble.scheduler;
-    const at = Math.max(s.now + this.ensemble.latency(), lastAt, this.ensemble.partitionEnd(this.handle.actor) + this.ensemble.latency());
-    s.schedule(at - s.now, () => {
-      if (!this.open && !last) return;
-      // Cut off again meanwhile: wait for that partition too (packets behind this one wait as well).
-      if (this.ensemble.isPartitioned(this.handle.actor)) this.deliver(0, arrive, label, actor, last);
-      else arrive();
-    }, label, actor);
+    const at = Math.max(s.now + this.ensemble.latency(), lastAt);
+    s.schedule(at - s.now, () => (last || this.open) && arrive(), label, actor);
     return at;
+  }
+
+  /** The partition ended: what waited goes out, in order. */
+  release(): void {
+    for (const resend of this.held.splice(0)) resend();
   }
 
   enqueue(packet: ClientPacket): void {
@@ -183,6 +195,8 @@ export class SimulatedEnsemble {
   private readonly applyRange: readonly [number, number];
   /** Actors cut off the network (packets both ways vanish) until the time given. */
   private readonly partitions = new Map<string, number>();
+  /** Connections holding packets for a partitioned client. */
+  private readonly held = new Set<ServerConnection>();
   /** Sessions whose next write is refused with SESSIONMOVED (a fault). */
   private readonly movedOnce = new Set<bigint>();
   /** Every handle ever opened, for faults and checks by actor. */
@@ -519,12 +533,36 @@ export class SimulatedEnsemble {
 
   /** `actor` is cut off for `ms`: its packets wait (both ways), its new connections time out; neither end is told. */
   partition(actor: string, ms: number): void {
-    this.partitions.set(actor, Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms));
+    const end = Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms);
+    this.partitions.set(actor, end);
+    this.scheduler.schedule(end - this.scheduler.now, () => {
+      if (this.partitionEnd(actor) === end) this.endPartition(actor);
+    }, 'partition ends', SIM_ACTOR);
+  }
+
+  /** A connection holds packets until its client's partition ends. */
+  holding(connection: ServerConnection): void {
+    this.held.add(connection);
+  }
+
+  /**
+   * The partition of `actor` ends: the packets TCP kept go out, both ways at once. (The library's
+   * session-loss clock counts on hearing from the server only when the server can hear us: a
+   * network that healed one way seconds before the other, as TCP's retransmission back-off can
+   * make it, is outside what this simulation models; see the README's simulation section.)
+   */
+  private endPartition(actor: string): void {
+    this.partitions.delete(actor);
+    for (const connection of [...this.held]) {
+      if (connection.handle.actor !== actor) continue;
+      this.held.delete(connection);
+      connection.release();
+    }
   }
 
   /** Ends every partition and lag, and starts every stopped member: the faults are over. */
   heal(): void {
-    this.partitions.clear();
+    for (const actor of [...this.partitions.keys()]) this.endPartition(actor);
     for (const member of this.members) {
       member.lagUntil = 0;
       this.setMemberUp(member.id, true);
