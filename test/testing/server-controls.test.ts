@@ -92,7 +92,7 @@ describe('ZkLockTesting: the server clock and the connection', () => {
     const lease = await locks.acquire('doomed');
     const id = session.sessionId;
     await testing.cutConnection({ forMs: 60_000 });
-    await testing.advanceTime(65_000); // the session times out at the server; the partition ends; the client hears of the expiry
+    await testing.advanceTime(60_000 + 21_000); // the session times out at the server; the partition ends; the client hears of the expiry
     await session.waitForConnection();
     assert.notEqual(session.sessionId, id);
     assert.deepEqual(states, ['connected', 'suspended', 'expired', 'connected']);
