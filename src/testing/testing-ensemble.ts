@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { ZkLockEventSink } from '../observability/event-sink.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue-node.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';

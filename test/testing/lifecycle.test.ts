@@ -53,6 +53,30 @@ describe('ZkLockTestingModule in a test process', () => {
     });
   }
 
+  it("keeps serving while the test's fake timers replace the global ones (as Jest's and Sinon's do)", () => {
+    const script = `
+      import 'reflect-metadata';
+      import { Test } from '@nestjs/testing';
+      const { LeaderService, LockService } = await import(${JSON.stringify(built('index.js'))});
+      const { ZkLockTesting, ZkLockTestingModule } = await import(${JSON.stringify(built('testing/index.js'))});
+      const names = ['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'];
+      const real = Object.fromEntries(names.map((name) => [name, globalThis[name]]));
+      const never = () => ({ ref() { return this; }, unref() { return this; }, hasRef: () => false, refresh() { return this; } });
+      Object.assign(globalThis, { setTimeout: never, setInterval: never, setImmediate: never, clearTimeout() {}, clearInterval() {}, clearImmediate() {} });
+      const moduleRef = await Test.createTestingModule({ imports: [ZkLockTestingModule.forRoot({ election: {} })] }).compile();
+      moduleRef.useLogger(false);
+      await moduleRef.init();
+      await moduleRef.get(ZkLockTesting).setLeader(true);
+      const token = await moduleRef.get(LockService).withLock('job', (lock) => lock.fencingToken);
+      console.log(JSON.stringify({ leading: moduleRef.get(LeaderService).isLeader, token: typeof token }));
+      Object.assign(globalThis, real);
+      await moduleRef.close();
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000, cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+    assert.equal(child.status, 0, String(child.stderr));
+    assert.deepEqual(JSON.parse(String(child.stdout).trim()), { leading: true, token: 'bigint' });
+  });
+
   it('exports the session: a provider of the importing module can inject ZkSession', async () => {
     @Injectable()
     class SessionUser {

@@ -1,4 +1,7 @@
 import { performance } from 'node:perf_hooks';
+// The timers module's own functions, not the globals: a test's fake timers (Jest, Vitest, Sinon
+// replace the globals) do not stop the simulated server under it.
+import { clearImmediate, clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { SimClock } from './sim-clock.js';
 import { SimRandom } from './sim-random.js';
 import type { SimEvent } from './sim-scheduler.js';
