@@ -73,26 +73,29 @@ export class ZkLockTesting {
     const target = this.election(election);
     if (!leading) {
       await this.standIns.depose(target.path, this.session.sessionId);
-      await whenLeading(target, false);
+      await notLeading(target);
       return;
     }
     // Listening before the stand-ins go: a failing recovery reports it once.
-    let failure: Subscription | undefined;
-    const failed = new Promise<never>((_, reject) => {
-      failure = this.events.events$.subscribe((event) => {
-        if (event.type === 'leadership.recovery' && event.outcome === 'failed' && event.path === target.path) {
-          reject(new RecoveryFailedError(znodePaths.ready(target.path), event.error));
-        }
-      });
+    const subscriptions: Subscription[] = [];
+    const led = new Promise<void>((resolve, reject) => {
+      subscriptions.push(
+        this.events.events$.subscribe((event) => {
+          if (event.type === 'leadership.recovery' && event.outcome === 'failed' && event.path === target.path) {
+            reject(new RecoveryFailedError(znodePaths.ready(target.path), event.error));
+          }
+        }),
+        target.isLeader$.subscribe({ next: (isLeader) => isLeader && resolve(), complete: () => reject(new ElectionClosedError(target.name)) }),
+      );
     });
-    failed.catch(() => undefined); // raced below, or not needed
+    led.catch(() => undefined); // awaited below, unless joining failed first
     try {
       if (!target.isParticipating) target.join();
       await target.joined();
       await this.standIns.dismiss(target.path);
-      await Promise.race([whenLeading(target, true), failed]);
+      await led;
     } finally {
-      failure?.unsubscribe();
+      for (const subscription of subscriptions) subscription.unsubscribe();
     }
   }
 
@@ -186,16 +189,16 @@ function interruption(left: InterruptOptions) {
   return { holder: left.holder ?? 'interrupted-holder', checkpoint: left.checkpoint };
 }
 
-/** Resolves once `election.isLeader$` shows `leading`; rejects if the election closes first. */
-function whenLeading(election: TestingElection, leading: boolean): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+/** Resolves once `election.isLeader$` shows false (or the election closed: it leads no more). */
+function notLeading(election: TestingElection): Promise<void> {
+  return new Promise<void>((resolve) => {
     const subscription = election.isLeader$.subscribe({
-      next: (value) => {
-        if (value !== leading) return;
+      next: (isLeader) => {
+        if (isLeader) return;
         queueMicrotask(() => subscription.unsubscribe());
         resolve();
       },
-      complete: () => reject(new ElectionClosedError(election.name)),
+      complete: resolve,
     });
   });
 }

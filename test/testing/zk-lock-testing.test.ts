@@ -283,6 +283,14 @@ describe('ZkLockTestingModule: leadership', () => {
     assert.equal(service.leaderRecoveries.length, 1, 'recovered exactly once');
   });
 
+  it('a recovery that keeps failing: setLeader rejects, and closing the module meanwhile leaves nothing pending', async () => {
+    await testing.interruptLeader({ checkpoint: { shard: 1 } });
+    service.failLeaderRecovery = Infinity;
+    await assert.rejects(testing.setLeader(true), RecoveryFailedError);
+    await moduleRef.close(); // the election stops retrying; the rejected call left no listener behind
+    assert.equal(service.leader.isLeader, false);
+  });
+
   it('named elections are driven separately', async () => {
     await testing.setLeader(true, 'reports');
     assert.equal(service.leader.election('reports').isLeader, true);
