@@ -5,9 +5,9 @@ import type { LeaderSection } from './leader-work.js';
 import type { InterruptedSection, RecoveryHandler, SectionOwner } from './ready-state.js';
 
 /*
- * What `LockService` and `LeaderService` need of the recipes. `LockClient` and `LeaderElection`
- * implement it on ZooKeeper; `nestjs-zk-lock/testing` implements it in memory, so that the very
- * same services (and the decorators that insist on them) run in unit tests without a server.
+ * What `LockService` and `LeaderService` need of the recipes: `LockClient` and `LeaderElection`
+ * implement it on ZooKeeper. `nestjs-zk-lock/testing` runs the same recipes on a simulated server,
+ * with its elections wrapped so that they join behind stand-in leaders (`TestingElection`).
  */
 
 /** A guarded section in progress (see `ReadyState`): `checkpoint()` while working, `complete()` at the end. */

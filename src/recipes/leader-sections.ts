@@ -35,8 +35,7 @@ interface Lane {
 const frames = new AsyncLocalStorage<Frame<unknown>>();
 
 /**
- * When the leader sections of one election run (used by `LeaderWork`, and by the in-memory
- * election with the same semantics):
+ * When the leader sections of one election run (used by `LeaderWork`):
  *
  * - **One at a time per tenure.** Sections of one tenure share its token and the one ready record,
  *   so each waits for the one before it: two of them would fail each other's versioned writes.

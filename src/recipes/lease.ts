@@ -1,7 +1,7 @@
 import { LockLostError } from '../errors/lock-lost.error.js';
 import type { QueueEntry } from './fair-queue.js';
 
-/** What a lease asks of the recipe that granted it (`LockClient`, the in-memory locks). */
+/** What a lease asks of the recipe that granted it (`LockClient`). */
 export interface LeaseHost {
   /** The session's synchronous doubt (`ZkSessionClient.mayHaveExpired`). */
   sessionInDoubt(): boolean;

@@ -12,7 +12,8 @@ import { ZkSession } from '../zookeeper/zk-session.js';
 /**
  * What `LockService` and `LeaderService` run on: the module's locks and a factory of its
  * elections. `ZkLockModule` provides the ZooKeeper recipes over its session; the testing module
- * (`nestjs-zk-lock/testing`) provides in-memory ones. The services are the same either way.
+ * (`nestjs-zk-lock/testing`) the same recipes over a session on a simulated server, its elections
+ * joining behind stand-in leaders. The services are the same either way.
  */
 export interface ZkLockBackend {
   readonly locks: LockRecipe;

@@ -5,12 +5,15 @@ import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
 import { LeaderService } from '../services/leader.service.js';
 import { LockService } from '../services/lock.service.js';
-import { ZK_LOCK_BACKEND } from '../services/zk-lock-backend.js';
+import { ZK_LOCK_BACKEND, zooKeeperBackend, type ZkLockBackend } from '../services/zk-lock-backend.js';
 import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { resolveZkLockOptions } from '../zk-lock.options-validator.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import { MemoryBackend } from './memory-backend.js';
+import { ZkSession } from '../zookeeper/zk-session.js';
+import { StandIns } from './stand-ins.js';
+import { testingBackend } from './testing-election.js';
+import { TestingEnsemble } from './testing-ensemble.js';
 import { ZkLockTesting } from './zk-lock-testing.js';
 
 /** Options of `ZkLockTestingModule.forRoot`. */
@@ -31,11 +34,13 @@ export interface ZkLockTestingOptions {
 }
 
 /**
- * `ZkLockModule` without ZooKeeper, for unit tests of the application's own providers: the real
- * `LockService` and `LeaderService` (so `@WithLock`, `@LeaderOnly`, `@OnLeaderRecovery` and
- * constructor injection work unchanged) on in-memory locks and elections, plus `ZkLockTesting`
- * to drive leadership, interruptions and lost locks, and `ZkLockEvents`. It opens no connection
- * and provides no `ZkSession`.
+ * `ZkLockModule` on a simulated ZooKeeper, for unit tests of the application's own providers: the
+ * production `ZkSession`, `LockService` and `LeaderService` (so `@WithLock`, `@LeaderOnly`,
+ * `@OnLeaderRecovery` and constructor injection work unchanged) run on a simulated server inside
+ * the test process (`TestingEnsemble`), plus `ZkLockTesting` to drive leadership, interruptions,
+ * lost locks, the server's clock and the connection, and `ZkLockEvents`. No server, no native
+ * ZooKeeper client. The session connects while the module is compiled; `close()` ends it, and
+ * nothing of the module keeps the process alive, closed or not.
  *
  * ```ts
  * const moduleRef = await Test.createTestingModule({
@@ -48,7 +53,11 @@ export interface ZkLockTestingOptions {
  */
 @Module({})
 export class ZkLockTestingModule implements OnApplicationShutdown {
-  constructor(private readonly events: ZkLockEventHub) {}
+  constructor(
+    private readonly zk: TestingEnsemble,
+    private readonly session: ZkSession,
+    private readonly events: ZkLockEventHub,
+  ) {}
 
   static forRoot(options: ZkLockTestingOptions = {}): DynamicModule {
     const resolved = resolveTestingOptions(options);
@@ -59,20 +68,33 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
       providers: [
         { provide: ZK_LOCK_OPTIONS, useValue: resolved },
         ...zkLockEventProviders,
-        { provide: MemoryBackend, useFactory: (events: ZkLockEventHub) => new MemoryBackend(resolved, events), inject: [ZkLockEventHub] },
-        { provide: ZK_LOCK_BACKEND, useExisting: MemoryBackend },
-        { provide: ZkLockTesting, useFactory: (backend: MemoryBackend) => new ZkLockTesting(backend, resolved.election.name), inject: [MemoryBackend] },
+        { provide: TestingEnsemble, useFactory: () => TestingEnsemble.start(resolved) },
+        { provide: ZkSession, useFactory: (zk: TestingEnsemble, events: ZkLockEventHub) => zk.connect(resolved, events), inject: [TestingEnsemble, ZkLockEventHub] },
+        { provide: StandIns, useFactory: (zk: TestingEnsemble) => new StandIns(zk, resolved), inject: [TestingEnsemble] },
+        {
+          provide: ZK_LOCK_BACKEND,
+          useFactory: (session: ZkSession, standIns: StandIns, events: ZkLockEventHub) => testingBackend(zooKeeperBackend(session, resolved, events), standIns),
+          inject: [ZkSession, StandIns, ZkLockEventHub],
+        },
+        {
+          provide: ZkLockTesting,
+          useFactory: (zk: TestingEnsemble, standIns: StandIns, session: ZkSession, leader: LeaderService, backend: ZkLockBackend, events: ZkLockEventHub) =>
+            new ZkLockTesting(zk, standIns, session, leader, backend.locks, events, resolved),
+          inject: [TestingEnsemble, StandIns, ZkSession, LeaderService, ZK_LOCK_BACKEND, ZkLockEventHub],
+        },
         LockService,
         LeaderService,
         LeaderRecoveryExplorer,
       ],
-      exports: [ZK_LOCK_OPTIONS, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
+      exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
     };
   }
 
-  /** After locks and elections were given up (`beforeApplicationShutdown`). */
+  /** After locks and elections were given up (`beforeApplicationShutdown`), as `ZkLockModule` does. */
   onApplicationShutdown(): void {
-    this.events.complete();
+    this.session.close();
+    this.zk.close();
+    this.events.complete(); // after the session's `closed` state
   }
 }
 
@@ -80,7 +102,5 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
 function resolveTestingOptions(options: ZkLockTestingOptions): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
-  // The address only satisfies the validator: nothing here ever connects.
-  const resolved = resolveZkLockOptions({ connect: 'in-memory:2181', identity, election, drainTimeoutMs, maxRecordBytes });
-  return { ...resolved, connect: 'in-memory (nestjs-zk-lock/testing)' };
+  return resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
 }

@@ -21,6 +21,12 @@ interface Znode {
  * watches, and ZooKeeper's order: a change's notifications are delivered before the replies to
  * anything sent after it. It has no ACLs, no child watches (the facade has none) and no
  * connection to lose. It is not a test double: tests prove the recipes against a real server.
+ *
+ * Why not the simulated ensemble that `nestjs-zk-lock/testing` runs on: the rehearsal runs in
+ * every production process, which would then load the simulator and run `ZkSession` and
+ * `ZooKeeperClient` (which the real hand-over goes through) over a second binding, with an effect
+ * on their compiled code that only the W4 benchmark could tell; and the rehearsal must know when
+ * the successor watches the leader's node (`watched`), which the ensemble does not tell.
  */
 export class InMemoryZooKeeper {
   private readonly nodes = new Map<string, Znode>();

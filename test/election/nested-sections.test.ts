@@ -200,7 +200,7 @@ describe('stuck leader sections', () => {
   });
 });
 
-describe('the in-memory election (nestjs-zk-lock/testing) has the same semantics', () => {
+describe('the election of nestjs-zk-lock/testing (the production one, on the simulated server) has the same semantics', () => {
   it('nested @LeaderOnly calls run in the enclosing section; a recovery handler runs them during the take-over', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [ZkLockTestingModule.forRoot({ identity: 'unit' })], providers: [Reports] }).compile();
     moduleRef.useLogger(false);
@@ -209,7 +209,7 @@ describe('the in-memory election (nestjs-zk-lock/testing) has the same semantics
       const testing = moduleRef.get(ZkLockTesting);
       const leader = moduleRef.get(LeaderService);
       const reports = moduleRef.get(Reports);
-      testing.interruptLeader({ holder: 'earlier', checkpoint: 7 });
+      await testing.interruptLeader({ holder: 'earlier', checkpoint: 7 });
       await withTimeout(testing.setLeader(true), 2000, 'take-over');
       assert.equal(reports.recovered.length, 1);
       assert.deepEqual(reports.repairs, [{ token: leader.token, leading: false }]);

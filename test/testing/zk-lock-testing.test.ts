@@ -2,7 +2,8 @@
  * `nestjs-zk-lock/testing`: a sample application service that uses @WithLock, LockService,
  * @LeaderOnly and @OnLeaderRecovery, unit-tested the way a user would, through
  * `Test.createTestingModule({ imports: [ZkLockTestingModule.forRoot()] })`, with no ZooKeeper
- * server: the last test proves that no session was connected and the native client never loaded.
+ * server: the last test proves that every session connected to the simulated server and that the
+ * native client never loaded.
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
@@ -33,7 +34,7 @@ import {
 import { ZkLockTesting, ZkLockTestingModule } from '../../src/testing/index.js';
 import { loadNativeZooKeeper } from '../../src/zookeeper/native-zookeeper.js';
 
-// Installed before any test: counts every attempt to connect a session (there must be none).
+// Installed before any test: sees every session connect (all of them to the simulated server).
 const connects = mock.method(ZkSession.prototype, 'connect');
 
 /** A promise the test resolves when it wants: holds a locked call open at a known point. */
@@ -160,8 +161,8 @@ describe('ZkLockTestingModule: locks', () => {
   it('serializes concurrent @WithLock calls on one name in call order, with increasing fencing tokens', async () => {
     const gates = [new Gate(), new Gate(), new Gate()];
     const calls = gates.map((gate, i) => service.settle('7', `#${i}`, gate));
-    await waitForMicrotasks(() => service.journal.includes('start #0'));
-    assert.equal(testing.lockState('invoice:7').waiting, 2, 'two calls queue behind the first');
+    // The others' queue nodes land a round trip or two after the first was granted, as on a server.
+    await waitForMicrotasks(() => service.journal.includes('start #0') && testing.lockState('invoice:7').waiting === 2);
     const other = await service.settle('8', 'other invoice'); // another name is independent
     assert.equal(typeof other, 'bigint');
     // Opened in reverse: FIFO, not gate order, decides who runs next.
@@ -205,7 +206,7 @@ describe('ZkLockTestingModule: locks', () => {
   });
 
   it('runs the recovery handler once before the next guarded call after a staged interruption', async () => {
-    const interrupted = testing.interruptLock('import', { checkpoint: { done: 2 }, holder: 'crashed-pod' });
+    const interrupted = await testing.interruptLock('import', { checkpoint: { done: 2 }, holder: 'crashed-pod' });
     assert.equal(await service.importAll(['a', 'b', 'c']), 3);
     assert.deepEqual(service.importRecoveries, [interrupted]);
     assert.equal(interrupted.holder, 'crashed-pod');
@@ -225,7 +226,7 @@ describe('ZkLockTestingModule: locks', () => {
     const losing = service.importAll(['a', 'b'], { gate });
     const next = service.importAll(['x']); // queues behind the doomed holder
     await waitForMicrotasks(() => service.journal.includes('import paused') && testing.lockState('import').waiting === 1);
-    assert.equal(testing.loseLock('import', 'session expired (staged)'), 1);
+    assert.equal(await testing.loseLock('import', 'session expired (staged)'), 1);
     gate.open();
     await assert.rejects(losing, LockLostError);
     assert.equal(await next, 1);
@@ -268,7 +269,7 @@ describe('ZkLockTestingModule: leadership', () => {
   });
 
   it('a staged dead leader is recovered before isLeader$ emits true; a failing handler keeps leadership unreported', async () => {
-    const interrupted = testing.interruptLeader({ checkpoint: { shard: 9 } });
+    const interrupted = await testing.interruptLeader({ checkpoint: { shard: 9 } });
     service.failLeaderRecovery = 1;
     await assert.rejects(testing.setLeader(true), RecoveryFailedError);
     assert.equal(service.leader.isLeader, false);
@@ -276,10 +277,18 @@ describe('ZkLockTestingModule: leadership', () => {
     await testing.setLeader(true); // retried: succeeds now
     assert.deepEqual(service.leaderRecoveries, [{ interrupted, leadingAtTheTime: false }]);
     assert.equal(service.leader.isLeader, true);
-    assert.throws(() => testing.interruptLeader(), /setLeader\(false\) first/);
+    await assert.rejects(testing.interruptLeader(), /setLeader\(false\) first/);
     await testing.setLeader(false);
     await testing.setLeader(true);
     assert.equal(service.leaderRecoveries.length, 1, 'recovered exactly once');
+  });
+
+  it('a recovery that keeps failing: setLeader rejects, and closing the module meanwhile leaves nothing pending', async () => {
+    await testing.interruptLeader({ checkpoint: { shard: 1 } });
+    service.failLeaderRecovery = Infinity;
+    await assert.rejects(testing.setLeader(true), RecoveryFailedError);
+    await moduleRef.close(); // the election stops retrying; the rejected call left no listener behind
+    assert.equal(service.leader.isLeader, false);
   });
 
   it('named elections are driven separately', async () => {
@@ -341,10 +350,11 @@ describe('ZkLockTestingModule: the rest of the surface', () => {
     }
   });
 
-  it('no test in this file connected a ZooKeeper session or loaded the native client', () => {
+  it('no test in this file connected to a ZooKeeper server or loaded the native client', () => {
     const require = createRequire(import.meta.url);
     const nativeLoaded = () => Object.keys(require.cache).some((file) => file.includes('/node_modules/zookeeper/'));
-    assert.equal(connects.mock.callCount(), 0, 'ZkSession.connect() was called');
+    assert.ok(connects.mock.callCount() > 0, 'the sessions connect (to the simulated server)');
+    for (const call of connects.mock.calls) assert.equal((call.this as ZkSession).connectString, 'zk1.sim:2181');
     assert.equal(nativeLoaded(), false, 'the zookeeper package was loaded');
     loadNativeZooKeeper(); // the check above can see a load: prove it
     assert.equal(nativeLoaded(), true);

@@ -1,4 +1,5 @@
 import { setImmediate as realSetImmediate } from 'node:timers';
+import type { SimClock } from './sim-clock.js';
 import { SimRandom } from './sim-random.js';
 
 /** One pending step of a simulation: a timer of a process, a packet arriving, a server's tick. */
@@ -26,7 +27,7 @@ export const SIM_ACTOR = 'sim';
  * A paused actor takes no step: its events that come due wait until the pause ends, in their
  * order (a SIGSTOPped process; its timers fire late). A crashed actor's events are dropped.
  */
-export class SimScheduler {
+export class SimScheduler implements SimClock {
   readonly random: SimRandom;
   private readonly queue: SimEvent[] = [];
   private seq = 0;

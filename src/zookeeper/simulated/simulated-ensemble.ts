@@ -1,7 +1,8 @@
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import type { NativeZooKeeperConstructor } from '../native-zookeeper.js';
 import type { ZkAcl } from '../types.js';
-import { SIM_ACTOR, type SimScheduler } from './sim-scheduler.js';
+import type { SimClock } from './sim-clock.js';
+import { SIM_ACTOR } from './sim-scheduler.js';
 import { SimulatedHandle, type ClientPacket } from './simulated-handle.js';
 import { ZkFault, ZnodeTree, type Asker, type Notification, type SimStat, type Txn, type WriteRequest } from './znode-tree.js';
 
@@ -208,7 +209,7 @@ export class SimulatedEnsemble {
   readonly binding: NativeZooKeeperConstructor;
 
   constructor(
-    readonly scheduler: SimScheduler,
+    readonly scheduler: SimClock,
     options: SimulatedEnsembleOptions = {},
   ) {
     this.members = (options.serverIds ?? [1, 2, 3]).map((id) => new Member(id));

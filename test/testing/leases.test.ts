@@ -1,6 +1,6 @@
 /**
- * Issue 14 S2 / S3 on `ZkLockTestingModule`: the in-memory locks keep the real ones' lease
- * semantics, so that unit tests see what production does. Re-entrant calls pin the lease, a
+ * Issue 14 S2 / S3 on `ZkLockTestingModule`: its locks are the production ones (on the simulated
+ * server), with their lease semantics, so that unit tests see what production does. Re-entrant calls pin the lease, a
  * re-entry after the release (or a loss) is refused with `LockLostError`, every release aborts
  * `signal`, and shutdown revokes the leases of calls still running (their signal aborts first,
  * and they end with `LockLostError`).
@@ -62,14 +62,16 @@ describe('ZkLockTestingModule: leases like the real ones', () => {
     await assert.rejects(late, LockLostError);
 
     const lost = gate();
+    const holding = gate();
     const call = locks.withLock('lost', async () => {
+      holding.open();
       await lost.promise;
       // Re-entering from inside the call after its lease was lost: refused too.
       await assert.rejects(locks.withLock('lost', () => (ran += 1)), LockLostError);
     });
     const outcome = call.then(() => undefined, (error: unknown) => error);
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(testing.loseLock('lost'), 1);
+    await holding.promise; // granted a few round trips later, as on a server
+    assert.equal(await testing.loseLock('lost'), 1);
     lost.open();
     assert.ok((await outcome) instanceof LockLostError);
     assert.equal(ran, 0);
