@@ -108,6 +108,18 @@ export class Invariants {
     else if (at === 'start' && !lease.isHeld()) this.violate('reentry-outlives-lease', `${lock}: a re-entrant call of ${process} started while its lease was not held`);
   }
 
+  /**
+   * **Bounded release.** Once a locked call's `fn` has ended, the call settles within the session
+   * timeout plus a second of the process's running time (pauses excluded): releasing (and
+   * recording a guarded section's completion) never waits for an unreachable ensemble longer than
+   * the session could live; past that, the node goes with the session.
+   */
+  callSettled(lock: string, process: string, fnEndedAt: number, runningMs: number, timeoutMs: number): void {
+    if (runningMs > timeoutMs + 1000) {
+      this.violate('unbounded-release', `${lock}: the call of ${process} settled ${Math.round(runningMs)} ms (running time) after its fn ended at ${(fnEndedAt / 1000).toFixed(3)} s; bound ${timeoutMs + 1000} ms`);
+    }
+  }
+
   // ---------------------------------------------------------------- guarded sections (locks and leaders)
 
   /**

@@ -216,7 +216,22 @@ export class SimProcess {
     let lease: WatchedLease | undefined;
     let section: ReturnType<Invariants['sectionBegan']> | undefined;
     const call = { ended: false };
+    let fnEndedAt: number | undefined;
+    const settled = () => {
+      // The bound is for an unreachable ensemble; a reachable one that is slow (a member lagging)
+      // answers when it answers.
+      if (fnEndedAt === undefined || this.ensemble.laggedWithin(fnEndedAt, this.scheduler.now)) return;
+      const runningMs = this.scheduler.now - fnEndedAt - this.scheduler.pausedWithin(this.actor, fnEndedAt, this.scheduler.now);
+      this.invariants.callSettled(name, this.actor, fnEndedAt, runningMs, this.config.sessionTimeoutMs);
+    };
     const work = async (lock: HeldLock) => {
+      try {
+        await body(lock);
+      } finally {
+        fnEndedAt = this.scheduler.now;
+      }
+    };
+    const body = async (lock: HeldLock) => {
       lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
       this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}`);
       this.invariants.granted(name, lease);
@@ -243,12 +258,14 @@ export class SimProcess {
       this.locks!.withLock(name, work, options).then(
         () => {
           call.ended = true;
+          settled();
           if (lease) this.note(`released ${name} (token ${lease.token}): call succeeded`);
           if (section) this.invariants.sectionSucceeded(section);
           if (lease) this.invariants.released(name, lease);
         },
         (error: unknown) => {
           call.ended = true;
+          settled();
           if (repairing !== undefined && !section) this.invariants.repairMaybeRecorded(name, repairing);
           this.note(`withLock ${name}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
           if (lease) this.invariants.released(name, lease);

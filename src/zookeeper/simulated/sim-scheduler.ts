@@ -35,6 +35,8 @@ export class SimScheduler implements SimClock {
   private running: string = SIM_ACTOR;
   private readonly pausedUntil = new Map<string, number>();
   private readonly crashed = new Set<string>();
+  /** Every pause of each actor, in the order they began: [start, end). */
+  private readonly pauses = new Map<string, [number, number][]>();
   /** Events run so far. */
   steps = 0;
   /** Told of an exception thrown by an event (default: rethrown, ending the run). */
@@ -69,7 +71,26 @@ export class SimScheduler implements SimClock {
 
   /** `actor` takes no step for the next `ms` (a pause it is in already ends then, or later if it was to). */
   pause(actor: string, ms: number): void {
-    this.pausedUntil.set(actor, Math.max(this.clock + ms, this.pausedUntil.get(actor) ?? 0));
+    const until = Math.max(this.clock + ms, this.pausedUntil.get(actor) ?? 0);
+    this.pausedUntil.set(actor, until);
+    const pauses = this.pauses.get(actor) ?? [];
+    pauses.push([this.clock, until]);
+    this.pauses.set(actor, pauses);
+  }
+
+  /** How long `actor` was paused between `from` and `to` (virtual ms). */
+  pausedWithin(actor: string, from: number, to: number): number {
+    let total = 0;
+    let covered = from;
+    for (const [start, end] of this.pauses.get(actor) ?? []) {
+      const a = Math.max(start, covered);
+      const b = Math.min(end, to);
+      if (b > a) {
+        total += b - a;
+        covered = b;
+      }
+    }
+    return total;
   }
 
   isPaused(actor: string): boolean {
