@@ -196,10 +196,11 @@ export class Invariants {
   }
 
   /**
-   * A successor's recovery of `token` ran and then its process crashed, lost the lock or the
-   * leadership, or its call failed, before anything showed whether the take-over write was
-   * recorded (a write can be applied and its reply lost). The next successor may find the section
-   * repaired, or repair it again: both are right, so neither is reported.
+   * A successor's recovery of `token` ran: its take-over write goes out next, and may be recorded
+   * (a write can be applied and its reply lost, or its process stopped before it learns), or not.
+   * From then on the next successor may find the section repaired, or repair it again: both are
+   * right, so neither is reported. (A successor that skips the repair of a section nobody tried to
+   * repair is still caught.)
    */
   repairMaybeRecorded(scope: string, token: bigint): void {
     for (const section of this.sections.get(scope) ?? []) if (section.token === token && !section.repaired) section.maybeRepaired = true;

@@ -21,6 +21,12 @@ export interface Mutant {
   /** What the mutant breaks, and which invariant of the simulation should catch it. */
   readonly defect: string;
   readonly patches: readonly MutantPatch[];
+  /**
+   * Why no schedule can catch this one, when none can: the defect is shielded by another guard
+   * that still holds. The mutation check reports it as surviving without failing; remove the
+   * reason as soon as a schedule (or a new fault) reaches it.
+   */
+  readonly survives?: string;
 }
 
 /** Where `join` decides on a succession grant after a wake; the no-relist mutant grants just before it. */
@@ -122,6 +128,8 @@ export const MUTANTS: readonly Mutant[] = [
         replace: 'this.client.setData(this.path, encode(record), -1)',
       },
     ],
+    survives:
+      'a stale writer needs a holder whose session still lives while another holds: exclusivity, the checks before every write (assertHeld, the tenure signal) and one session\'s FIFO order (its writes land before the delete that hands over) leave the version as defense in depth, which no fault of the simulation reaches',
   },
   {
     // Classic: reporting leadership on reconnection before knowing that the node still exists. The

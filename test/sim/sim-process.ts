@@ -59,8 +59,6 @@ export class SimProcess {
   private nextOp = 0;
   /** A recovery the election's handler ran, waiting for the take-over to be recorded (leadership reported). */
   private electionRepair: bigint | undefined;
-  /** Lock recoveries whose take-over is not known to be recorded yet, by call. */
-  private readonly lockRepairs = new Map<object, { name: string; token: bigint }>();
   /** The token of the leadership last reported. */
   private reportedToken: bigint | undefined;
   shutDown = false;
@@ -105,9 +103,6 @@ export class SimProcess {
   }
 
   crash(): void {
-    // Recoveries in flight may have recorded their take-over before the crash, or not.
-    for (const { name, token } of this.lockRepairs.values()) this.invariants.repairMaybeRecorded(name, token);
-    if (this.electionRepair !== undefined) this.invariants.repairMaybeRecorded(ELECTION, this.electionRepair);
     this.crashed = true;
     this.running = false;
     this.pending.clear();
@@ -153,11 +148,7 @@ export class SimProcess {
     this.invariants.watchLeader(this.actor, () => leader.isLeader, () => !this.crashed);
     leader.isLeader$.subscribe((leading) => {
       this.note(leading ? `leads (token ${leader.token})` : 'no longer leads');
-      if (!leading) {
-        // A repair pending now may have been recorded; this leadership may never section again.
-        if (this.electionRepair !== undefined) this.invariants.repairMaybeRecorded(ELECTION, this.electionRepair);
-        return;
-      }
+      if (!leading) return;
       this.invariants.leadershipGained(this.actor, leader.token);
       // A new leadership reports itself only after its take-over (with any repair) was recorded;
       // the same leadership coming back after a suspension records nothing.
@@ -198,13 +189,13 @@ export class SimProcess {
     if (r.chance(0.1)) options.signal = AbortSignal.timeout(r.between(10, 3000));
     const failRecovery = r.chance(0.1);
     let repairing: bigint | undefined;
-    const repairKey = {};
     if (guarded) {
       options.recover = (interrupted: InterruptedSection) => {
         this.note(`${name} recovery of token ${interrupted.token}${failRecovery ? ' (fails on purpose)' : ''}`);
         if (failRecovery) throw new WorkloadError('recovery failed on purpose');
         repairing = interrupted.token;
-        this.lockRepairs.set(repairKey, { name, token: interrupted.token });
+        // Its take-over write goes out next: from now on it may be recorded, or not.
+        this.invariants.repairMaybeRecorded(name, interrupted.token);
       };
     }
     const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
@@ -236,7 +227,6 @@ export class SimProcess {
       this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}`);
       this.invariants.granted(name, lease);
       if (repairing !== undefined) this.invariants.repairRecorded(name, repairing, this.actor);
-      this.lockRepairs.delete(repairKey);
       if (guarded) section = this.invariants.sectionBegan(name, lock.fencingToken, this.actor);
       if (forked !== undefined) this.forkReentry(name, lease, call, forked);
       for (let step = 0; step < steps; step++) {
@@ -266,7 +256,6 @@ export class SimProcess {
         (error: unknown) => {
           call.ended = true;
           settled();
-          if (repairing !== undefined && !section) this.invariants.repairMaybeRecorded(name, repairing);
           this.note(`withLock ${name}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
           if (lease) this.invariants.released(name, lease);
           this.expectLibraryError(error, `withLock ${name}`);
@@ -331,6 +320,7 @@ export class SimProcess {
     this.note(`election recovery of token ${interrupted.token}${fail ? ' (fails on purpose)' : ''}`);
     if (fail) throw new WorkloadError('leader recovery failed on purpose');
     this.electionRepair = interrupted.token;
+    this.invariants.repairMaybeRecorded(ELECTION, interrupted.token);
   }
 
   /** The library fails with its own typed errors (or ZooKeeper's); anything else is a defect. */
