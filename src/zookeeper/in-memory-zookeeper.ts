@@ -1,48 +1,44 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { ZOOKEEPER_ERROR_CODES, ZooKeeperError, type ZooKeeperErrorName } from '../errors/zookeeper.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { SessionStateChange } from './session-state.js';
-import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type WatchEventType, type ZkAcl, type ZkStat } from './types.js';
+import { ClientWatches } from './simulated/client-watches.js';
+import { CREATE_FLAGS, ZkFault, ZnodeTree, type Asker, type Notification, type SimStat, type WriteRequest } from './simulated/znode-tree.js';
+import type { CreateMode, Watcher, ZkAcl, ZkStat } from './types.js';
 import type { ZkSessionClient } from './zk-session-client.js';
 
-interface Znode {
-  data: Buffer;
-  stat: { -readonly [K in keyof ZkStat]: ZkStat[K] };
-  readonly children: Set<string>;
-  /** One-shot watches left by `getData` (fire on change and deletion). */
-  readonly dataWatches: Set<Watcher>;
-}
+const FLAGS: Record<CreateMode, number> = {
+  persistent: 0,
+  ephemeral: CREATE_FLAGS.ephemeral,
+  persistent_sequential: CREATE_FLAGS.sequential,
+  ephemeral_sequential: CREATE_FLAGS.ephemeral | CREATE_FLAGS.sequential,
+  container: CREATE_FLAGS.container,
+};
 
 /**
- * A znode tree in this process's memory, with always-connected sessions over it: what runs recipe
- * code where no server may be involved (the hand-over rehearsal, see `rehearseHandOver`).
+ * The simulated ZooKeeper's data tree (`ZnodeTree`: stats, sequence names, ephemeral and container
+ * nodes, one-shot watches) with always-connected sessions over it, answering in the order of the
+ * calls, with a change's notifications delivered before the replies to anything sent after it:
+ * what runs recipe code where no server may be involved (the hand-over rehearsal, see
+ * `rehearseHandOver`). No network, no clock, no faults: nothing to lose.
  *
- * It keeps the parts of ZooKeeper's data model the recipes rely on: sequential and ephemeral
- * nodes, container parents, data versions, `czxid` and `pzxid`, one-shot `getData` and `exists`
- * watches, and ZooKeeper's order: a change's notifications are delivered before the replies to
- * anything sent after it. It has no ACLs, no child watches (the facade has none) and no
- * connection to lose. It is not a test double: tests prove the recipes against a real server.
- *
- * Why not the simulated ensemble that `nestjs-zk-lock/testing` runs on: the rehearsal runs in
- * every production process, which would then load the simulator and run `ZkSession` and
- * `ZooKeeperClient` (which the real hand-over goes through) over a second binding, with an effect
- * on their compiled code that only the W4 benchmark could tell; and the rehearsal must know when
- * the successor watches the leader's node (`watched`), which the ensemble does not tell.
+ * Why not the whole simulated ensemble that `nestjs-zk-lock/testing` runs on: the rehearsal runs
+ * in every production process, and it would then run `ZkSession` and `ZooKeeperClient` (which the
+ * real hand-over goes through) over a second binding, with an effect on their compiled code that
+ * only the W4 benchmark could tell; and the rehearsal must know when the successor watches the
+ * leader's node (`watched`).
  */
 export class InMemoryZooKeeper {
-  private readonly nodes = new Map<string, Znode>();
-  /** `exists` watches, also on paths that do not exist yet (they fire on creation). */
-  private readonly existsWatches = new Map<string, Set<Watcher>>();
+  private readonly tree = new ZnodeTree();
+  private readonly sessions = new Map<bigint, InMemorySession>();
   private readonly watchListeners = new Set<(path: string) => void>();
   private zxid = 0n;
-  private sessions = 0;
-
-  constructor() {
-    this.nodes.set('/', newZnode(Buffer.alloc(0), 0n, '0'));
-  }
 
   /** A new session over this tree; its nodes' `ephemeralOwner` is its id. */
   connect(): ZkSessionClient {
-    return new InMemorySession(this, (0x7e57_0000n + BigInt(++this.sessions)).toString(16));
+    const id = 0x7e57_0000n + BigInt(this.sessions.size + 1);
+    const session = new InMemorySession(this, id);
+    this.sessions.set(id, session);
+    return session;
   }
 
   /** Resolves once a watch (data or exists) is set on `path`. */
@@ -57,102 +53,36 @@ export class InMemoryZooKeeper {
     });
   }
 
-  create(owner: string, path: string, data: Buffer | null, mode: CreateMode): string {
-    const parentPath = parentOf(path);
-    const parent = this.nodes.get(parentPath);
-    if (!parent) throw failure('NONODE', 'create', path);
-    if (parent.stat.ephemeralOwner !== '0' && parent.stat.ephemeralOwner !== CONTAINER) throw failure('NOCHILDRENFOREPHEMERALS', 'create', path);
-    const created = mode === 'ephemeral_sequential' || mode === 'persistent_sequential' ? `${path}${String(parent.stat.cversion).padStart(10, '0')}` : path;
-    if (this.nodes.has(created)) throw failure('NODEEXISTS', 'create', created);
-    const zxid = ++this.zxid;
-    this.nodes.set(created, newZnode(data ?? Buffer.alloc(0), zxid, mode.startsWith('ephemeral') ? owner : '0'));
-    parent.children.add(created.slice(created.lastIndexOf('/') + 1));
-    parent.stat.cversion++;
-    parent.stat.pzxid = zxid;
-    parent.stat.numChildren++;
-    this.notify(created, 'created', this.takeExistsWatches(created));
-    return created;
+  /** Applies a write at once; its notifications are queued before the caller sees the reply. */
+  write(request: WriteRequest, asker: Asker): { path: string; stat?: SimStat } {
+    const txn = this.tree.prepare(request, asker, ++this.zxid, Date.now());
+    if (txn instanceof ZkFault) throw new ZooKeeperError(txn.rc, request.op, request.path);
+    this.deliver(this.tree.apply(txn));
+    const path = txn.type === 'create' ? txn.path : request.path;
+    const read = request.op === 'setData' ? this.tree.read(path, asker, 0) : undefined;
+    // A container goes with its last child (the server's sweep does it a little later).
+    if (request.op === 'delete') for (const container of this.tree.emptyContainers()) this.write({ op: 'delete', path: container, version: -1 }, asker);
+    return { path, stat: read && !(read instanceof ZkFault) ? read.stat : undefined };
   }
 
-  getChildren(path: string): { children: string[]; stat: ZkStat } {
-    const node = this.node(path, 'getChildren');
-    return { children: [...node.children], stat: { ...node.stat } };
-  }
-
-  getData(path: string, watcher: Watcher | undefined): { data: Buffer; stat: ZkStat } {
-    const node = this.node(path, 'getData'); // no node, no watch: as the server does
-    if (watcher) this.watch(node.dataWatches, path, watcher);
-    return { data: node.data, stat: { ...node.stat } };
-  }
-
-  exists(path: string, watcher: Watcher | undefined): ZkStat | null {
-    if (watcher) {
-      let watches = this.existsWatches.get(path);
-      if (!watches) this.existsWatches.set(path, (watches = new Set()));
-      this.watch(watches, path, watcher);
+  /**
+   * Answers a read. A watch stays behind on success (`getData`: a data watch, `getChildren`: a child
+   * watch), and for `exists` on a missing node too (it fires on creation).
+   */
+  read(operation: 'getChildren' | 'getData' | 'exists' | 'getAcl', path: string, asker: Asker, watch = false): { data: Buffer; stat: SimStat; children: string[]; acl: readonly ZkAcl[] } {
+    const found = this.tree.read(path, asker, operation === 'exists' || operation === 'getAcl' ? 0 : undefined);
+    if (watch && (!(found instanceof ZkFault) || operation === 'exists')) {
+      this.tree.watch(operation === 'getChildren' ? 'child' : 'data', path, asker.session);
+      for (const listener of this.watchListeners) listener(path);
     }
-    const node = this.nodes.get(path);
-    return node ? { ...node.stat } : null;
+    if (found instanceof ZkFault) throw new ZooKeeperError(found.rc, operation, path);
+    return found;
   }
 
-  setData(path: string, data: Buffer, version: number): ZkStat {
-    const node = this.node(path, 'setData');
-    if (version !== -1 && version !== node.stat.version) throw failure('BADVERSION', 'setData', path);
-    node.data = data;
-    node.stat.version++;
-    node.stat.mzxid = ++this.zxid;
-    node.stat.dataLength = data.length;
-    this.notify(path, 'changed', [...node.dataWatches, ...this.takeExistsWatches(path)]);
-    node.dataWatches.clear();
-    return { ...node.stat };
-  }
-
-  delete(path: string, version: number): void {
-    const node = this.node(path, 'delete');
-    if (version !== -1 && version !== node.stat.version) throw failure('BADVERSION', 'delete', path);
-    if (node.children.size > 0) throw failure('NOTEMPTY', 'delete', path);
-    this.nodes.delete(path);
-    const parentPath = parentOf(path);
-    const parent = this.nodes.get(parentPath)!;
-    parent.children.delete(path.slice(path.lastIndexOf('/') + 1));
-    parent.stat.cversion++;
-    parent.stat.pzxid = ++this.zxid;
-    parent.stat.numChildren--;
-    this.notify(path, 'deleted', [...node.dataWatches, ...this.takeExistsWatches(path)]);
-    // A container goes with its last child (the server does it a little later).
-    if (parent.children.size === 0 && parent.stat.ephemeralOwner === CONTAINER && parentPath !== '/') this.delete(parentPath, -1);
-  }
-
-  createContainer(path: string): void {
-    this.create('0', path, null, 'persistent');
-    this.nodes.get(path)!.stat.ephemeralOwner = CONTAINER;
-  }
-
-  private node(path: string, operation: string): Znode {
-    const node = this.nodes.get(path);
-    if (!node) throw failure('NONODE', operation, path);
-    return node;
-  }
-
-  private watch(watches: Set<Watcher>, path: string, watcher: Watcher): void {
-    watches.add(watcher);
-    for (const listener of this.watchListeners) listener(path);
-  }
-
-  private takeExistsWatches(path: string): Watcher[] {
-    const watches = this.existsWatches.get(path);
-    this.existsWatches.delete(path);
-    return watches ? [...watches] : [];
-  }
-
-  /** Queued now, so delivered before the reply of the request that made the change (and of any later one). */
-  private notify(path: string, type: WatchEventType, watchers: readonly Watcher[]): void {
-    for (const watcher of watchers) queueMicrotask(() => watcher({ type, path }));
+  private deliver(notifications: readonly Notification[]): void {
+    for (const n of notifications) this.sessions.get(n.session)?.notify(n.type, n.path);
   }
 }
-
-/** `ephemeralOwner` of a container node as the server reports it. */
-const CONTAINER = '8000000000000000';
 
 /** One always-connected session over an `InMemoryZooKeeper`. */
 class InMemorySession implements ZkSessionClient {
@@ -160,45 +90,74 @@ class InMemorySession implements ZkSessionClient {
   readonly state$: Observable<SessionStateChange>;
   readonly mayHaveExpired = false;
   readonly sessionTimeoutMs = 30_000;
+  readonly sessionId: string;
+  private readonly asker: Asker;
+  private readonly watches = new ClientWatches<Watcher>();
 
   constructor(
-    private readonly tree: InMemoryZooKeeper,
-    readonly sessionId: string,
+    private readonly zk: InMemoryZooKeeper,
+    id: bigint,
   ) {
-    this.state$ = new BehaviorSubject<SessionStateChange>({ state: 'connected', sessionId, at: performance.now() }).asObservable();
+    this.sessionId = id.toString(16);
+    this.asker = { session: id, ids: [] };
+    this.state$ = new BehaviorSubject<SessionStateChange>({ state: 'connected', sessionId: this.sessionId, at: performance.now() }).asObservable();
+  }
+
+  /** Queued now, so delivered before the reply of the request that made the change (and of any later one). */
+  notify(type: Notification['type'], path: string): void {
+    for (const watcher of this.watches.take(type, path)) queueMicrotask(() => watcher({ type, path }));
   }
 
   create(path: string, data?: Buffer | null, mode: CreateMode = 'persistent'): Promise<string> {
-    if (mode === 'container') return this.answer(() => (this.tree.createContainer(path), path));
-    return this.answer(() => this.tree.create(this.sessionId, path, data ?? null, mode));
+    return this.answer(() => this.zk.write({ op: 'create', path, data: data ?? Buffer.alloc(0), flags: FLAGS[mode] }, this.asker).path);
   }
 
   getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.answer(() => this.tree.getChildren(path));
+    return this.answer(() => {
+      const { children, stat } = this.zk.read('getChildren', path, this.asker);
+      return { children, stat: toStat(stat) };
+    });
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    return this.answer(() => this.tree.getData(path, watcher));
+    return this.answer(() => {
+      const { data, stat } = this.zk.read('getData', path, this.asker, watcher !== undefined);
+      if (watcher) this.watches.keep('data', path, watcher);
+      return { data, stat: toStat(stat) };
+    });
   }
 
   exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
-    return this.answer(() => this.tree.exists(path, watcher));
+    return this.answer(() => {
+      try {
+        const { stat } = this.zk.read('exists', path, this.asker, watcher !== undefined);
+        if (watcher) this.watches.keep('data', path, watcher);
+        return toStat(stat);
+      } catch (error) {
+        if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+        if (watcher) this.watches.keep('exist', path, watcher);
+        return null;
+      }
+    });
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
-    return this.answer(() => this.tree.setData(path, data, version));
+    return this.answer(() => toStat(this.zk.write({ op: 'setData', path, data, version }, this.asker).stat!));
   }
 
   delete(path: string, version = -1): Promise<void> {
-    return this.answer(() => this.tree.delete(path, version));
+    return this.answer(() => void this.zk.write({ op: 'delete', path, version }, this.asker));
   }
 
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
-    return this.answer(() => ({ acl: [...OPEN_ACL_UNSAFE], stat: this.tree.exists(path, undefined) ?? fail('NONODE', 'getAcl', path) }));
+    return this.answer(() => {
+      const { acl, stat } = this.zk.read('getAcl', path, this.asker);
+      return { acl: [...acl], stat: toStat(stat) };
+    });
   }
 
-  setAcl(path: string): Promise<void> {
-    return this.answer(() => void (this.tree.exists(path, undefined) ?? fail('NONODE', 'setAcl', path)));
+  setAcl(path: string, acl: readonly ZkAcl[], version = -1): Promise<void> {
+    return this.answer(() => void this.zk.write({ op: 'setAcl', path, acl, version }, this.asker));
   }
 
   async sync(): Promise<void> {}
@@ -217,25 +176,6 @@ class InMemorySession implements ZkSessionClient {
   }
 }
 
-function newZnode(data: Buffer, zxid: bigint, ephemeralOwner: string): Znode {
-  const now = Date.now();
-  return {
-    data,
-    stat: { czxid: zxid, mzxid: zxid, pzxid: zxid, ctime: now, mtime: now, version: 0, cversion: 0, aversion: 0, ephemeralOwner, dataLength: data.length, numChildren: 0 },
-    children: new Set(),
-    dataWatches: new Set(),
-  };
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash <= 0 ? '/' : path.slice(0, slash);
-}
-
-function failure(code: Exclude<ZooKeeperErrorName, 'UNKNOWN'>, operation: string, path: string): ZooKeeperError {
-  return new ZooKeeperError(ZOOKEEPER_ERROR_CODES[code], operation, path);
-}
-
-function fail(code: Exclude<ZooKeeperErrorName, 'UNKNOWN'>, operation: string, path: string): never {
-  throw failure(code, operation, path);
+function toStat(stat: SimStat): ZkStat {
+  return { ...stat, ephemeralOwner: stat.ephemeralOwner.toString(16) };
 }

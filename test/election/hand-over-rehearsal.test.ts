@@ -9,7 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/hand-over-rehearsal.js';
 import { LeaderElection } from '../../src/recipes/leader-election.js';
 import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
-import type { Watcher, ZkStat } from '../../src/zookeeper/types.js';
+import type { Asker, WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { Kit, Recorder } from './election-kit.js';
@@ -24,24 +24,14 @@ afterEach(async () => {
 class CountingZooKeeper extends InMemoryZooKeeper {
   readonly counts = new Map<string, number>();
 
-  override getChildren(path: string): { children: string[]; stat: ZkStat } {
-    this.count('getChildren');
-    return super.getChildren(path);
+  override read(operation: Parameters<InMemoryZooKeeper['read']>[0], path: string, asker: Asker, watch?: boolean): ReturnType<InMemoryZooKeeper['read']> {
+    this.count(operation);
+    return super.read(operation, path, asker, watch);
   }
 
-  override getData(path: string, watcher: Watcher | undefined): { data: Buffer; stat: ZkStat } {
-    this.count('getData');
-    return super.getData(path, watcher);
-  }
-
-  override exists(path: string, watcher: Watcher | undefined): ZkStat | null {
-    this.count('exists');
-    return super.exists(path, watcher);
-  }
-
-  override delete(path: string, version: number): void {
-    this.count('delete');
-    super.delete(path, version);
+  override write(request: WriteRequest, asker: Asker): ReturnType<InMemoryZooKeeper['write']> {
+    this.count(request.op);
+    return super.write(request, asker);
   }
 
   private count(operation: string): void {

@@ -2,6 +2,7 @@ import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKeeper } from '../native-zookeeper.js';
 import type { ZkAcl } from '../types.js';
 import type { SimEvent } from './sim-scheduler.js';
+import { ClientWatches } from './client-watches.js';
 import type { Handshake, ServerConnection, SimulatedEnsemble } from './simulated-ensemble.js';
 import { digestId, type SimStat, type WriteRequest } from './znode-tree.js';
 
@@ -71,9 +72,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
   private session = 0n;
   private readonly authIds: string[] = [];
   private connectedOnce = false;
-  private readonly dataWatchers = new Map<string, Set<WatchFn>>();
-  private readonly existWatchers = new Map<string, Set<WatchFn>>();
-  private readonly childWatchers = new Map<string, Set<WatchFn>>();
+  private readonly watches = new ClientWatches<WatchFn>();
 
   constructor(
     private readonly ensemble: SimulatedEnsemble,
@@ -138,8 +137,8 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
 
   aw_exists(path: string, watcher: WatchFn | undefined, cb: (rc: number, error: string, stat: NativeStat | null) => void): number {
     return this.request({ op: 'exists', path, watch: watcher !== undefined }, path.length, (rc, value) => {
-      if (watcher && rc === 0) this.keep(this.dataWatchers, path, watcher);
-      if (watcher && rc === RC.NONODE) this.keep(this.existWatchers, path, watcher);
+      if (watcher && rc === 0) this.watches.keep('data', path, watcher);
+      if (watcher && rc === RC.NONODE) this.watches.keep('exist', path, watcher);
       cb(rc, zerror(rc), rc === 0 ? toNativeStat((value as { stat: SimStat }).stat) : null);
     });
   }
@@ -150,7 +149,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
 
   aw_get(path: string, watcher: WatchFn | undefined, cb: (rc: number, error: string, stat: NativeStat | null, data: Buffer | null) => void): number {
     return this.request({ op: 'getData', path, watch: watcher !== undefined }, path.length, (rc, value) => {
-      if (watcher && rc === 0) this.keep(this.dataWatchers, path, watcher);
+      if (watcher && rc === 0) this.watches.keep('data', path, watcher);
       const found = value as { data: Buffer; stat: SimStat } | undefined;
       cb(rc, zerror(rc), found ? toNativeStat(found.stat) : null, found ? Buffer.from(found.data) : null);
     });
@@ -162,7 +161,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
 
   aw_get_children2(path: string, watcher: WatchFn | undefined, cb: (rc: number, error: string, children: string[] | null, stat: NativeStat | null) => void): number {
     return this.request({ op: 'getChildren', path, watch: watcher !== undefined }, path.length, (rc, value) => {
-      if (watcher && rc === 0) this.keep(this.childWatchers, path, watcher);
+      if (watcher && rc === 0) this.watches.keep('child', path, watcher);
       const found = value as { children: string[]; stat: SimStat } | undefined;
       cb(rc, zerror(rc), found ? found.children : null, found ? toNativeStat(found.stat) : null);
     });
@@ -213,13 +212,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     if (this.phase === 'closed') return;
     this.lastHeardAt = this.ensemble.scheduler.now;
     this.ensemble.scheduler.note(`watch ${type} ${path}`);
-    const tables = type === 'child' ? [this.childWatchers] : type === 'deleted' ? [this.dataWatchers, this.existWatchers, this.childWatchers] : [this.dataWatchers, this.existWatchers];
-    const watchers = new Set<WatchFn>();
-    for (const table of tables) {
-      for (const watcher of table.get(path) ?? []) watchers.add(watcher);
-      table.delete(path);
-    }
-    for (const watcher of watchers) watcher(EVENT_TYPES[type], STATE_CONNECTED, path);
+    for (const watcher of this.watches.take(type, path)) watcher(EVENT_TYPES[type], STATE_CONNECTED, path);
   }
 
   /** The server closed `connection`, or we gave up on it. */
@@ -321,7 +314,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     // below sends that: a watch fires for every change the client has not seen a reply after.
     s.note(`connected to server ${connection.member.id} as session 0x${this.client_id}`);
     if (this.connectedOnce) {
-      const watches = { data: [...this.dataWatchers.keys()], exist: [...this.existWatchers.keys()], child: [...this.childWatchers.keys()] };
+      const watches = this.watches.paths();
       if (watches.data.length + watches.exist.length + watches.child.length > 0) this.ensemble.setWatches(connection, this.lastZxidSeen, watches);
     }
     this.connectedOnce = true;
@@ -354,12 +347,6 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     }, 'ping', this.actor);
   }
 
-  private keep(table: Map<string, Set<WatchFn>>, path: string, watcher: WatchFn): void {
-    let set = table.get(path);
-    if (!set) table.set(path, (set = new Set()));
-    set.add(watcher);
-  }
-
   private failAll(rc: number): void {
     const failed = [...this.pending].map((packet) => () => packet.answer(rc, undefined, 0n));
     const queued = this.outbox.splice(0);
@@ -373,9 +360,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
     const connection = this.connection;
     this.connection = undefined;
     this.failAll(rc);
-    this.dataWatchers.clear();
-    this.existWatchers.clear();
-    this.childWatchers.clear();
+    this.watches.clear();
     // Our side of the socket closes; the server keeps the session until closeSession or expiry.
     if (connection && code !== 0) connection.close('handle closed', true);
     this.emit('close', this, code);
