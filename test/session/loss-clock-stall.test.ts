@@ -18,15 +18,35 @@ import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-run
 
 const TIMEOUT_MS = 4000;
 
+/** Runs `scenario` on a virtual clock (see `installVirtualRuntime`), put back afterwards. */
+async function onVirtualClock(seed: number, scenario: (scheduler: SimScheduler) => Promise<void>): Promise<void> {
+  const scheduler = new SimScheduler(seed);
+  const uninstall = installVirtualRuntime(scheduler);
+  try {
+    await scenario(scheduler);
+  } finally {
+    uninstall();
+  }
+}
+
+/** A loss clock connected at time 0 as actor `process`, recording when it announces `lost`. */
+function connectedClock(scheduler: SimScheduler, timeoutMs: number, lastContactAt: () => number): { clock: SessionLossClock; lostAt: () => number | undefined } {
+  let lostAt: number | undefined;
+  const clock = new SessionLossClock(() => timeoutMs, lastContactAt, () => (lostAt ??= scheduler.now));
+  scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+  return { clock, lostAt: () => lostAt };
+}
+
+function assertLostBefore(lostAt: number | undefined, serverMayExpireAt: number): void {
+  assert.ok(lostAt !== undefined, 'lost was never announced');
+  assert.ok(lostAt <= serverMayExpireAt, `lost announced at ${lostAt} ms, after the server may have expired the session (${serverMayExpireAt} ms)`);
+}
+
 describe('SessionLossClock after a stall the ticker saw first', () => {
-  it('dates a disconnection reported after the stall from the stall: lost before the server can expire the session', async () => {
-    const scheduler = new SimScheduler(1);
-    const uninstall = installVirtualRuntime(scheduler);
-    try {
+  it('dates a disconnection reported after the stall from the stall: lost before the server can expire the session', () =>
+    onVirtualClock(1, async (scheduler) => {
       let lastContactAt = 0;
-      let lostAt: number | undefined;
-      const clock = new SessionLossClock(() => TIMEOUT_MS, () => lastContactAt, () => (lostAt ??= scheduler.now));
-      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      const { clock, lostAt } = connectedClock(scheduler, TIMEOUT_MS, () => lastContactAt);
       // The last request the server answered was sent at 3891 ms: it expires the session
       // TIMEOUT_MS after hearing it, at 7891 ms at the earliest.
       scheduler.schedule(3891, () => (lastContactAt = 3891), 'reply', 'process');
@@ -36,20 +56,12 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       scheduler.schedule(5000, () => clock.suspended(), 'C client: connection timed out', 'process');
       await scheduler.run({ untilMs: 10_000 });
       clock.stop();
-      const serverExpiresAt = 3891 + TIMEOUT_MS;
-      assert.ok(lostAt !== undefined, 'lost was never announced');
-      assert.ok(lostAt <= serverExpiresAt, `lost announced at ${lostAt} ms, after the server may have expired the session (${serverExpiresAt} ms)`);
-    } finally {
-      uninstall();
-    }
-  });
+      assertLostBefore(lostAt(), 3891 + TIMEOUT_MS);
+    }));
 
-  it('while still connected, counts the session in doubt once the stall could have cost it, until the C client had its check', async () => {
-    const scheduler = new SimScheduler(2);
-    const uninstall = installVirtualRuntime(scheduler);
-    try {
-      const clock = new SessionLossClock(() => TIMEOUT_MS, () => 3891, () => undefined);
-      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+  it('while still connected, counts the session in doubt once the stall could have cost it, until the C client had its check', () =>
+    onVirtualClock(2, async (scheduler) => {
+      const { clock } = connectedClock(scheduler, TIMEOUT_MS, () => 3891);
       // Resumed at 7236 ms: the ticker sees the stall, whose deadline (7691 ms) has not passed yet.
       scheduler.schedule(4071, () => scheduler.pause('process', 3165), 'pause', 'sim');
       let inDoubt: boolean | undefined;
@@ -59,20 +71,13 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       await scheduler.run({ untilMs: 8000 });
       clock.stop();
       assert.equal(inDoubt, true, 'the session counted as certainly alive 4.01 s after the server last heard from it (timeout 4 s), with no sign of life since the pause');
-    } finally {
-      uninstall();
-    }
-  });
+    }));
 
-  it('after a short block, does not take replies read at its end for fresh contact: lost before the server can expire the session', async () => {
-    const scheduler = new SimScheduler(3);
-    const uninstall = installVirtualRuntime(scheduler);
-    try {
+  it('after a short block, does not take replies read at its end for fresh contact: lost before the server can expire the session', () =>
+    onVirtualClock(3, async (scheduler) => {
       const timeoutMs = 2000;
       let lastContactAt = 0;
-      let lostAt: number | undefined;
-      const clock = new SessionLossClock(() => timeoutMs, () => lastContactAt, () => (lostAt ??= scheduler.now));
-      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      const { clock, lostAt } = connectedClock(scheduler, timeoutMs, () => lastContactAt);
       // The last request the server heard was sent at 26770 ms; then the network fell silent.
       scheduler.schedule(26_770, () => (lastContactAt = 26_770), 'reply', 'process');
       // The event loop blocks for 891 ms (shorter than any deadline): the replies read at its end
@@ -82,11 +87,6 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       scheduler.schedule(26_763 + 891 + (2 * timeoutMs) / 3, () => clock.suspended(), 'C client: connection timed out', 'process');
       await scheduler.run({ untilMs: 40_000 });
       clock.stop();
-      const serverMayExpireAt = 26_770 + timeoutMs;
-      assert.ok(lostAt !== undefined, 'lost was never announced');
-      assert.ok(lostAt <= serverMayExpireAt, `lost announced at ${lostAt} ms, after the server may have expired the session (${serverMayExpireAt} ms)`);
-    } finally {
-      uninstall();
-    }
-  });
+      assertLostBefore(lostAt(), 26_770 + timeoutMs);
+    }));
 });
