@@ -1,27 +1,28 @@
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKeeper } from '../native-zookeeper.js';
 import type { ZkAcl } from '../types.js';
-import type { SimEvent } from './sim-scheduler.js';
 import { ClientWatches } from './client-watches.js';
-import type { Handshake, ServerConnection, SimulatedEnsemble } from './simulated-ensemble.js';
-import { digestId, type SimStat, type WriteRequest } from './znode-tree.js';
+import type { SimClock } from './sim-clock.js';
+import type { SimEvent } from './sim-scheduler.js';
+import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, Member, ServerConnection } from './server-connection.js';
+import { digestId, type SimStat } from './znode-tree.js';
 
-/** A request as it travels to the server. */
-export type ClientRequest =
-  | { readonly op: 'ping' }
-  | { readonly op: 'auth'; readonly id: string }
-  | { readonly op: 'closeSession' }
-  | { readonly op: 'getData' | 'exists' | 'getChildren'; readonly path: string; readonly watch: boolean }
-  | { readonly op: 'getAcl'; readonly path: string; readonly watch?: false }
-  | { readonly op: 'sync'; readonly path: string }
-  | WriteRequest;
-
-export interface ClientPacket {
-  readonly request: ClientRequest;
-  /** Its size on the wire, against `jute.maxbuffer`. */
-  readonly bytes: number;
-  /** The server's reply: return code, value, and the zxid the server had reached. */
-  answer(rc: number, value: unknown, zxid: bigint): void;
+/** What the simulated C client needs of the ensemble it talks to (`SimulatedEnsemble`). */
+export interface HandleHost {
+  readonly scheduler: SimClock;
+  /** The member at `host:port`, if any. */
+  member(host: string): Member | undefined;
+  isPartitioned(actor: string): boolean;
+  /** Sends a handshake to `member`; `answer` or `refused` runs as the client's step. */
+  handshake(
+    member: Member,
+    client: ConnectionClient,
+    request: { session: bigint; password: string; timeoutMs: number; lastZxidSeen: bigint; ids: readonly string[] },
+    answer: (connection: ServerConnection, result: Handshake) => void,
+    refused: () => void,
+  ): void;
+  /** Re-sends the client's watches after a reconnection. */
+  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: { data: string[]; exist: string[]; child: string[] }): void;
 }
 
 type WatchFn = (type: number, state: number, path: string) => void;
@@ -50,7 +51,7 @@ const ZINVALIDSTATE = -9;
  * - an expired session closes the handle (`close` with -112); `close()` fails what is pending
  *   with CLOSING, emits `close` with 0, and sends closeSession when connected.
  */
-export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
+export class SimulatedHandle implements NativeZooKeeper, NativeBinding, ConnectionClient {
   readonly actor: string;
   client_id = '0';
   client_password = '00000000000000000000000000000000';
@@ -75,7 +76,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding {
   private readonly watches = new ClientWatches<WatchFn>();
 
   constructor(
-    private readonly ensemble: SimulatedEnsemble,
+    private readonly ensemble: HandleHost,
     config: Record<string, unknown>,
   ) {
     this.actor = ensemble.scheduler.actor;
