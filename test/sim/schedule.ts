@@ -30,6 +30,7 @@ export const FAULT_KINDS = [
   'oversize',
   'operator-delete',
   'look-alike',
+  'shutdown',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 const RC_CONNECTIONLOSS = -4;
@@ -265,6 +266,17 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const restartIn = between(0, 3000);
       c.spawn(restartIn);
       say(`${process.actor} killed (SIGKILL); a new process starts in ${restartIn} ms`);
+      return true;
+    }
+    case 'shutdown': {
+      // A rolling deploy: the process shuts down as Nest's does (waiting calls aborted, running
+      // ones given drainTimeoutMs, then their locks revoked; leader sections drained, the node
+      // deleted), and a new one starts a little later.
+      if (!process || process.isClosing) return false;
+      void process.shutdown();
+      const restartIn = between(0, 3000);
+      c.spawn(restartIn);
+      say(`${process.actor} shuts down gracefully; a new process starts in ${restartIn} ms`);
       return true;
     }
     case 'wipe': {

@@ -53,6 +53,9 @@ export class SimProcess {
   /** No new work from now on (the faults are over), even if this process only starts now. */
   private stopped = false;
   private closing = false;
+  private shuttingDown: Promise<void> | undefined;
+  /** Settles once start-up (connect, services, bootstrap) is over. */
+  private booted: Promise<void> | undefined;
   private readonly random: SimRandom;
   /** Operations started and not settled, with their start time: the liveness check reads them. */
   readonly pending = new Map<number, { what: string; since: number }>();
@@ -77,11 +80,7 @@ export class SimProcess {
   /** Builds the stack and starts the workload (as this process's step). */
   start(): void {
     this.scheduler.schedule(0, () => {
-      this.boot().catch((error: unknown) => {
-        // Shut down while still connecting: connect() fails with SessionClosedError, as it should.
-        if (this.closing) return;
-        this.expectLibraryError(error, 'start-up');
-      });
+      this.booted = this.boot().catch((error: unknown) => this.expectLibraryError(error, 'start-up'));
     }, 'boot', this.actor);
   }
 
@@ -95,11 +94,18 @@ export class SimProcess {
   shutdown(): Promise<void> {
     this.running = false;
     this.stopped = this.closing = true;
-    return this.track('shutdown', async () => {
+    return (this.shuttingDown ??= this.track('shutdown', async () => {
+      // As Nest's shutdown hooks run only once the application has started.
+      await this.booted;
       await Promise.all([this.locks?.beforeApplicationShutdown(), this.leader?.beforeApplicationShutdown()]);
       this.session?.close();
       this.shutDown = true;
-    });
+    }));
+  }
+
+  /** Began shutting down (a fault, or the end of the run). */
+  get isClosing(): boolean {
+    return this.closing;
   }
 
   crash(): void {
@@ -121,6 +127,7 @@ export class SimProcess {
   }
 
   private async boot(): Promise<void> {
+    if (this.closing) return; // shut down before it started: nothing to start
     const options = resolveZkLockOptions({
       connect: this.ensemble.connectString,
       root: SIM_ROOT,
