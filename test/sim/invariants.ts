@@ -109,14 +109,16 @@ export class Invariants {
   }
 
   /**
-   * **Bounded release.** Once a locked call's `fn` has ended, the call settles within the session
-   * timeout plus a second of the process's running time (pauses excluded): releasing (and
-   * recording a guarded section's completion) never waits for an unreachable ensemble longer than
-   * the session could live; past that, the node goes with the session.
+   * **Bounded release.** Once a locked call's `fn` has ended, the call does not wait for an
+   * unreachable ensemble past the moment its session counts as lost: it settles within a second
+   * of the process's running time (pauses excluded) of the first loss of its session after `fn`
+   * ended (or of `fn`'s end, when the session was lost already). The node then goes with the
+   * session, or is deleted in the background when the session comes back. (`lostAt` undefined: the
+   * session never counted as lost meanwhile, and the call waited for a reachable ensemble.)
    */
-  callSettled(lock: string, process: string, fnEndedAt: number, runningMs: number, timeoutMs: number): void {
-    if (runningMs > timeoutMs + 1000) {
-      this.violate('unbounded-release', `${lock}: the call of ${process} settled ${Math.round(runningMs)} ms (running time) after its fn ended at ${(fnEndedAt / 1000).toFixed(3)} s; bound ${timeoutMs + 1000} ms`);
+  callSettled(lock: string, process: string, lostAt: number | undefined, runningMsSinceLoss: number): void {
+    if (lostAt !== undefined && runningMsSinceLoss > 1000) {
+      this.violate('unbounded-release', `${lock}: the call of ${process} settled ${Math.round(runningMsSinceLoss)} ms (running time) after its session counted as lost at ${(lostAt / 1000).toFixed(3)} s`);
     }
   }
 

@@ -54,6 +54,8 @@ export class SimProcess {
   private stopped = false;
   private closing = false;
   private shuttingDown: Promise<void> | undefined;
+  /** When the session counted as lost, and when it was live again, in order. */
+  private readonly sessionChanges: { at: number; lost: boolean }[] = [];
   /** Settles once start-up (connect, services, bootstrap) is over. */
   private booted: Promise<void> | undefined;
   private readonly random: SimRandom;
@@ -145,7 +147,11 @@ export class SimProcess {
       binding: this.ensemble.binding,
     });
     this.session = session;
-    session.state$.subscribe((change) => this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`));
+    session.state$.subscribe((change) => {
+      this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`);
+      const lost = change.state === 'lost' || change.state === 'expired' || change.state === 'closed';
+      if (lost || change.state === 'connected' || change.state === 'reconnected') this.sessionChanges.push({ at: this.scheduler.now, lost });
+    });
     await this.track('connect', () => session.connect());
     const backend = zooKeeperBackend(session, options);
     this.locks = new LockService(backend, options);
@@ -216,11 +222,11 @@ export class SimProcess {
     const call = { ended: false };
     let fnEndedAt: number | undefined;
     const settled = () => {
-      // The bound is for an unreachable ensemble; a reachable one that is slow (a member lagging)
-      // answers when it answers.
-      if (fnEndedAt === undefined || this.ensemble.laggedWithin(fnEndedAt, this.scheduler.now)) return;
-      const runningMs = this.scheduler.now - fnEndedAt - this.scheduler.pausedWithin(this.actor, fnEndedAt, this.scheduler.now);
-      this.invariants.callSettled(name, this.actor, fnEndedAt, runningMs, this.config.sessionTimeoutMs);
+      if (fnEndedAt === undefined) return;
+      const lostAt = this.sessionLossAfter(fnEndedAt);
+      const now = this.scheduler.now;
+      const runningMs = lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now);
+      this.invariants.callSettled(name, this.actor, lostAt, runningMs);
     };
     const work = async (lock: HeldLock) => {
       try {
@@ -335,6 +341,20 @@ export class SimProcess {
     if (error instanceof ZkLockError || error instanceof ZooKeeperError || error instanceof WorkloadError || error instanceof LockBusyError) return;
     if (error instanceof DOMException && error.name === 'TimeoutError') return; // our own AbortSignal.timeout, passed through
     this.invariants.violate('untyped-error', `${this.actor}: ${what} failed with ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
+
+  /** `from` if the session counted as lost then, else the first moment after it when it did. */
+  private sessionLossAfter(from: number): number | undefined {
+    let lostAtFrom = false;
+    for (const { at, lost } of this.sessionChanges) {
+      if (at < from) {
+        lostAtFrom = lost;
+        continue;
+      }
+      if (lostAtFrom) return from;
+      if (lost) return at;
+    }
+    return lostAtFrom ? from : undefined;
   }
 
   private note(text: string): void {

@@ -69,8 +69,6 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   private readonly applyRange: readonly [number, number];
   /** Actors cut off the network (packets both ways vanish) until the time given. */
   private readonly partitions = new Map<string, number>();
-  /** Every lag of a member: [start, end). */
-  private readonly lags: [number, number][] = [];
   /** Connections holding packets for a partitioned client. */
   private readonly held = new Set<ServerConnection>();
   /** Sessions whose next write is refused with SESSIONMOVED (a fault). */
@@ -446,11 +444,6 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     }
   }
 
-  /** Some member lagged at some point between `from` and `to`: the ensemble was slow, if reachable. */
-  laggedWithin(from: number, to: number): boolean {
-    return this.lags.some(([start, end]) => start < to && end > from);
-  }
-
   isPartitioned(actor: string): boolean {
     return this.partitionEnd(actor) > this.scheduler.now;
   }
@@ -490,7 +483,6 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (this.members.length === 1) return;
     const member = this.members.find((m) => m.id === id)!;
     member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
-    this.lags.push([this.scheduler.now, member.lagUntil]);
     this.scheduleApply(member);
   }
 
