@@ -95,8 +95,13 @@ function rehearseBeforeSimulating(): Promise<void> {
   return (rehearsed ??= (async () => {
     const election = new LeaderElection(new InMemoryZooKeeper().connect(), { root: '/warm-up', name: 'warm-up', identity: 'simulation' });
     election.join();
-    await rehearseHandOverOnce(() => election);
-    await election.close();
+    // Bounded: a mutant can break the rehearsal itself (production only logs its failure).
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)));
+    const done = await Promise.race([rehearseHandOverOnce(() => election).then(() => true, () => true), bound.then(() => false)]);
+    clearTimeout(timer);
+    if (done) await election.close();
+    else void election.close().catch(() => undefined);
   })());
 }
 let rehearsed: Promise<void> | undefined;
