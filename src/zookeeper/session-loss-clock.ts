@@ -2,6 +2,20 @@ import { performance } from 'node:perf_hooks';
 
 export type SessionLossReason = 'disconnected' | 'paused';
 
+/** What the clock reads, and whom it tells. */
+export interface SessionLossSources {
+  /** The session timeout the server granted (the requested one before the first connection). */
+  timeoutMs(): number;
+  /** Send time of the latest request the server answered, or start of the attempt that connected. */
+  lastContactAt(): number;
+  /** When the latest reply or watch event arrived (anything but a ping's reply, which is invisible). */
+  lastReceiptAt(): number;
+  /** The server may have expired the session by now. */
+  onLost(reason: SessionLossReason): void;
+  /** A stall was seen while connected, short of putting the session in doubt yet: send a request whose answer proves contact. */
+  onStall?(): void;
+}
+
 /**
  * Tells, from the client side alone, the moment after which the server may have expired the
  * session, so that holders are told before the server can grant their locks to someone else.
@@ -13,7 +27,9 @@ export type SessionLossReason = 'disconnected' | 'paused';
  * - `aliveAt - 2/3 timeout`: the C client declares the connection dead after 2/3 of the timeout
  *   without hearing from the server, so while it still reported the connection up at `aliveAt`
  *   it had heard from the server within that window (its pings are invisible through the
- *   package, hence this bound).
+ *   package, hence this bound). What it heard proves the server heard us only if it was a ping's
+ *   reply; when a reply to an older request or a watch event may have been the last thing heard
+ *   (`lastReceiptAt`), the ping before it, at most a third of the timeout earlier, is the bound.
  * The second bound only holds while the event loop runs: when this process was paused (SIGSTOP,
  * a long GC, a blocked loop) the C client could not notice anything. A ticker detects such stalls
  * and falls back to the last moment the loop was seen running. A stall also spoils the evidence
@@ -40,11 +56,15 @@ export class SessionLossClock {
    */
   private unprovenStall: { at: number; seenAt: number } | undefined;
 
-  constructor(
-    private readonly timeoutMs: () => number,
-    private readonly lastContactAt: () => number,
-    private readonly onLost: (reason: SessionLossReason) => void,
-  ) {}
+  private readonly timeoutMs: () => number;
+  private readonly lastContactAt: () => number;
+  private readonly lastReceiptAt: () => number;
+  private readonly onLost: (reason: SessionLossReason) => void;
+  private readonly onStall: (() => void) | undefined;
+
+  constructor(sources: SessionLossSources) {
+    ({ timeoutMs: this.timeoutMs, lastContactAt: this.lastContactAt, lastReceiptAt: this.lastReceiptAt, onLost: this.onLost, onStall: this.onStall } = sources);
+  }
 
   /** The connection is up: no deadline runs; keep watching for stalls of the event loop. */
   connected(): void {
@@ -90,8 +110,14 @@ export class SessionLossClock {
   /** Monotonic ms by which the server may have expired the session, had the connection died at `aliveAt`. */
   private deadlineFrom(aliveAt: number): number {
     const timeout = this.timeoutMs();
-    const lastContact = Math.max(this.lastContactAt(), aliveAt - (2 * timeout) / 3);
-    return lastContact + timeout - safetyMarginMs(timeout);
+    // The C client's last receipt, at least 2/3 of the timeout before `aliveAt`, was a ping's reply,
+    // which proves the server heard the ping; unless it may have been a reply to an older request
+    // or a watch event, which prove nothing of the kind: the ping before it, at most a third of
+    // the timeout earlier (the C client pings after a third of the timeout without sending), does.
+    let heard = aliveAt - (2 * timeout) / 3;
+    const receipt = this.lastReceiptAt();
+    if (receipt >= heard) heard = Math.min(heard, receipt - timeout / 3);
+    return Math.max(this.lastContactAt(), heard) + timeout - safetyMarginMs(timeout);
   }
 
   private arm(deadline: number, now: number, reason: SessionLossReason): void {
@@ -113,15 +139,21 @@ export class SessionLossClock {
     this.onLost(reason);
   }
 
+  /**
+   * Half the safety margin: a stall longer than the margin then delays some tick by more than
+   * half of it (`stalledSince`), so none that the margin does not absorb goes unseen. (A tick of a
+   * sixth of the timeout let stalls of up to a quarter of it hide between two ticks.)
+   */
   private tickIntervalMs(): number {
-    return Math.max(50, this.timeoutMs() / 6);
+    return Math.max(10, safetyMarginMs(this.timeoutMs()) / 2);
   }
 
   /** The start of a stall whose end is less than a timeout ago, with no proof of contact since (see `unprovenStall`). */
   private stallBound(now: number): number | undefined {
     const stall = this.unprovenStall;
     if (!stall) return undefined;
-    if (now - stall.seenAt >= this.timeoutMs() || this.lastContactAt() > stall.seenAt) {
+    // A request sent once the stall was over (at or after `seenAt`) and answered proves contact.
+    if (now - stall.seenAt >= this.timeoutMs() || this.lastContactAt() >= stall.seenAt) {
       this.unprovenStall = undefined;
       return undefined;
     }
@@ -146,9 +178,10 @@ export class SessionLossClock {
     }, Math.max(0, this.deadlineFrom(at) - now));
   }
 
-  /** The last time the loop was seen running, when it has not run for much longer than a tick. */
+  /** The last time the loop was seen running, when a tick came more than half a margin late since. */
   private stalledSince(now: number): number | undefined {
-    return this.ticker && now - this.lastTick > 1.5 * this.tickIntervalMs() ? this.lastTick : undefined;
+    const late = now - this.lastTick - this.tickIntervalMs();
+    return this.ticker && late > safetyMarginMs(this.timeoutMs()) / 2 ? this.lastTick : undefined;
   }
 
   private startTicker(): void {
@@ -166,6 +199,8 @@ export class SessionLossClock {
         } else {
           this.unprovenStall = { at: Math.min(stalledAt, this.unprovenStall?.at ?? Infinity), seenAt: now };
           this.watchStall(now);
+          // The C client's pings are invisible: ask for a reply that proves contact after the stall.
+          this.onStall?.();
         }
       }
     }, this.tickIntervalMs());

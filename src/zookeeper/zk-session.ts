@@ -94,11 +94,14 @@ export class ZkSession implements ZkSessionClient {
     }
     this.logger = options.logger ?? SILENT;
     this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
-    this.lossClock = new SessionLossClock(
-      () => this.timeoutMs(),
-      () => this.client?.lastContactAt ?? 0,
-      (reason) => this.onMaybeExpired(reason),
-    );
+    this.lossClock = new SessionLossClock({
+      timeoutMs: () => this.timeoutMs(),
+      lastContactAt: () => this.client?.lastContactAt ?? 0,
+      lastReceiptAt: () => this.client?.lastReceiptAt ?? 0,
+      onLost: (reason) => this.onMaybeExpired(reason),
+      // Any answer will do: it moves lastContactAt past the stall (or the stall's deadline says lost).
+      onStall: () => void this.client?.exists('/').catch(() => undefined),
+    });
   }
 
   get state(): SessionState {

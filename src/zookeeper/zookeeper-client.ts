@@ -122,6 +122,7 @@ export class ZooKeeperClient implements ZkClient {
   private readonly handle: NativeZooKeeper;
   private readonly native: NativeBinding;
   private contactAt = 0;
+  private receiptAt = 0;
   /** When the current connection attempt began: the handle's creation, or the last disconnection. */
   private attemptAt = performance.now();
   private closedCode: number | undefined;
@@ -181,6 +182,15 @@ export class ZooKeeperClient implements ZkClient {
   /** Monotonic ms: the send time of the latest request the server answered, or the start of the attempt that connected. */
   get lastContactAt(): number {
     return this.contactAt;
+  }
+
+  /**
+   * Monotonic ms: when the latest reply or watch event arrived. Each refreshes the C client's
+   * receive clock (which decides when it declares the connection dead) without proving, as a
+   * ping's reply does, that the server heard from this session lately.
+   */
+  get lastReceiptAt(): number {
+    return this.receiptAt;
   }
 
   get isClosed(): boolean {
@@ -290,6 +300,7 @@ export class ZooKeeperClient implements ZkClient {
         // The C client also hands every registered watcher each session event (connecting,
         // connected) without consuming the watch: those are not node events.
         if (type === NATIVE_SESSION_EVENT) return;
+        this.receiptAt = performance.now();
         if (state === 'held') this.watches -= 1;
         state = 'fired';
         const eventType = WATCH_EVENT_TYPES[type];
@@ -320,6 +331,7 @@ export class ZooKeeperClient implements ZkClient {
           if (code !== RC_CONNECTIONLOSS && code !== RC_OPERATIONTIMEOUT && code !== RC_SESSIONEXPIRED && code !== RC_CLOSING) {
             // Any real answer proves the server heard this session at `sentAt` or later.
             if (sentAt > this.contactAt) this.contactAt = sentAt;
+            this.receiptAt = performance.now();
           }
           if (code === 0) resolve(value as T);
           else reject(new ZooKeeperError(code, operation, path, err));

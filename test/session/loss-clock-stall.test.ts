@@ -30,9 +30,14 @@ async function onVirtualClock(seed: number, scenario: (scheduler: SimScheduler) 
 }
 
 /** A loss clock connected at time 0 as actor `process`, recording when it announces `lost`. */
-function connectedClock(scheduler: SimScheduler, timeoutMs: number, lastContactAt: () => number): { clock: SessionLossClock; lostAt: () => number | undefined } {
+function connectedClock(
+  scheduler: SimScheduler,
+  timeoutMs: number,
+  lastContactAt: () => number,
+  lastReceiptAt: () => number = lastContactAt,
+): { clock: SessionLossClock; lostAt: () => number | undefined } {
   let lostAt: number | undefined;
-  const clock = new SessionLossClock(() => timeoutMs, lastContactAt, () => (lostAt ??= scheduler.now));
+  const clock = new SessionLossClock({ timeoutMs: () => timeoutMs, lastContactAt, lastReceiptAt, onLost: () => (lostAt ??= scheduler.now) });
   scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
   return { clock, lostAt: () => lostAt };
 }
@@ -88,5 +93,49 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       await scheduler.run({ untilMs: 40_000 });
       clock.stop();
       assertLostBefore(lostAt(), 26_770 + timeoutMs);
+    }));
+
+  it('sees a stall shorter than a sixth of the timeout: lost before the server can expire the session', () =>
+    onVirtualClock(4, async (scheduler) => {
+      // Simulation seed 101847: a 715 ms block (timeout 4 s) went unseen by a ticker of a sixth of
+      // the timeout, then the network fell silent; the C client, reading a reply that had waited
+      // through the block, reported the connection dead 2/3 of the timeout after the block's end.
+      let lastContactAt = 0;
+      let probes = 0;
+      let lostAt: number | undefined;
+      const clock = new SessionLossClock({
+        timeoutMs: () => TIMEOUT_MS,
+        lastContactAt: () => lastContactAt,
+        lastReceiptAt: () => lastContactAt,
+        onLost: () => (lostAt ??= scheduler.now),
+        onStall: () => probes++,
+      });
+      scheduler.schedule(0, () => clock.connected(), 'connected', 'process');
+      scheduler.schedule(822, () => (lastContactAt = 822), 'reply', 'process');
+      scheduler.schedule(887, () => scheduler.pause('process', 715), 'block', 'sim');
+      scheduler.schedule(887 + 715 + (2 * TIMEOUT_MS) / 3, () => clock.suspended(), 'C client: connection timed out', 'process');
+      await scheduler.run({ untilMs: 10_000 });
+      clock.stop();
+      assert.equal(probes, 1, 'one probe asked for proof of contact after the block');
+      assertLostBefore(lostAt, 822 + TIMEOUT_MS);
+    }));
+
+  it('does not take a watch event for contact: lost before the server can expire the session', () =>
+    onVirtualClock(5, async (scheduler) => {
+      // Simulation seed 120769: the last request the server heard was sent at 11415 ms; a watch
+      // event (another session's node went) reached the client at 12000 ms, just before the
+      // network fell silent, and refreshed the C client's receive clock: it reported the
+      // connection dead 2/3 of the timeout after the event, which proves nothing about the server
+      // hearing from us (the C client pings a third of the timeout after its last send).
+      const timeoutMs = 2000;
+      let lastContactAt = 0;
+      let lastReceiptAt = 0;
+      const { clock, lostAt } = connectedClock(scheduler, timeoutMs, () => lastContactAt, () => lastReceiptAt);
+      scheduler.schedule(11_415, () => (lastContactAt = lastReceiptAt = 11_415), 'reply', 'process');
+      scheduler.schedule(12_000, () => (lastReceiptAt = 12_000), 'watch event', 'process');
+      scheduler.schedule(12_000 + (2 * timeoutMs) / 3, () => clock.suspended(), 'C client: connection timed out', 'process');
+      await scheduler.run({ untilMs: 20_000 });
+      clock.stop();
+      assertLostBefore(lostAt(), 11_415 + timeoutMs);
     }));
 });
