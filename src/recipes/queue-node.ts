@@ -3,9 +3,10 @@
  *
  * The uuid prefix (Curator's "protected" mode) lets an acquire that lost the reply of its
  * create find the node it may have created. It also breaks lexical order, so the queue is
- * sorted by the numeric sequence suffix. ZooKeeper formats the parent's signed 32-bit counter
- * (its cversion: +1 per child create *and* per delete, so a busy lock whose parent never empties
- * gets there in about 10^9 cycles) with `%010d`, so after `2147483647` comes `-2147483648`.
+ * sorted by the numeric sequence suffix. ZooKeeper formats the parent's signed 32-bit count of
+ * child creates (its internal cversion; clients read creates plus deletes, see the conformance
+ * suite) with `%010d`, so after `2147483647` (2^31 acquisitions of a lock whose directory never
+ * empties) comes `-2147483648`.
  * A plain numeric (or Curator's and kazoo's string) sort would put that newer node ahead of
  * every older one: it would see itself at the head while the holder still holds. So sequences
  * are compared in serial-number arithmetic (RFC 1982, modulo 2^32), which orders the queue by

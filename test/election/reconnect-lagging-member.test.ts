@@ -3,8 +3,8 @@
  * leadership on a stale read of its own node. An operator deleted that node while the leader was
  * disconnected; the next participant, on an up-to-date member, is granted leadership; the old
  * leader's ownership check, answered by the lagging member, still shows the node. Without a sync
- * first, both lead until the lagging member catches up. Found by the simulation (`npm run test:sim
- * -- --seed 3270`); run here on the simulated ensemble, where a member can be made to lag at an
+ * first, both lead until the lagging member catches up. Found by the simulation (issue 15); run
+ * here on the simulated ensemble, where a member can be made to lag at an
  * exact moment (on real servers that takes a proxied quorum, see test/lock/lagging-member.test.ts).
  */
 import assert from 'node:assert/strict';

@@ -87,7 +87,7 @@ describe('a create whose reply is lost', () => {
   it('adopts its own node when another session holds one with the same uuid, wherever the listing puts it', async () => {
     // What a session that ZkSession abandoned while the ensemble was unreachable leaves when the
     // server kept it alive: the retried acquisition reuses its uuid on the new session. (Found by
-    // the simulation's look-alike fault: `npm run test:sim -- --seed 25`.) The server lists
+    // the simulation's look-alike fault.) The server lists
     // children in no documented order; here the look-alike comes first.
     const root = testRoot();
     let lookAlike: string | undefined;

@@ -4,7 +4,7 @@
  * it implies not passed yet, and goes on. When the C client then reports the connection dead (it
  * heard nothing during the pause), the disconnection must be dated from the stall, not from
  * "now": the C client did not run during the pause, so its 2/3-timeout rule proves nothing about
- * that time. Found by the simulation (`npm run test:sim -- --seed 36`), where the server expired
+ * that time. Found by the simulation (issue 15), where the server expired
  * the session at 8.0 s while the clock only announced `lost` at 8.37 s: two holders for 0.37 s.
  *
  * Run on the simulator's virtual clock: the order of the two events after the pause is exactly
@@ -97,7 +97,7 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
 
   it('sees a stall shorter than a sixth of the timeout: lost before the server can expire the session', () =>
     onVirtualClock(4, async (scheduler) => {
-      // Simulation seed 101847: a 715 ms block (timeout 4 s) went unseen by a ticker of a sixth of
+      // Found by the simulation: a 715 ms block (timeout 4 s) went unseen by a ticker of a sixth of
       // the timeout, then the network fell silent; the C client, reading a reply that had waited
       // through the block, reported the connection dead 2/3 of the timeout after the block's end.
       let lastContactAt = 0;
@@ -122,7 +122,7 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
 
   it('does not take a watch event for contact: lost before the server can expire the session', () =>
     onVirtualClock(5, async (scheduler) => {
-      // Simulation seed 120769: the last request the server heard was sent at 11415 ms; a watch
+      // Found by the simulation: the last request the server heard was sent at 11415 ms; a watch
       // event (another session's node went) reached the client at 12000 ms, just before the
       // network fell silent, and refreshed the C client's receive clock: it reported the
       // connection dead 2/3 of the timeout after the event, which proves nothing about the server
