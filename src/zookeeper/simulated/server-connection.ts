@@ -168,6 +168,17 @@ export class ServerConnection {
   }
 }
 
+/** A client's handshake: the session to resume (0n for a new one), and what the client knows. */
+export interface HandshakeRequest {
+  readonly session: bigint;
+  readonly password: string;
+  readonly timeoutMs: number;
+  /** The last zxid the client saw: a server behind it refuses the client. */
+  readonly lastZxidSeen: bigint;
+  /** Its identities (digest), sent again after every handshake. */
+  readonly ids: readonly string[];
+}
+
 /** What the server answers a handshake. */
 export type Handshake = { readonly ok: true; readonly session: bigint; readonly password: string; readonly timeoutMs: number } | { readonly ok: false; readonly expired: true };
 

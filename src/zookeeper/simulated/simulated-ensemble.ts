@@ -3,7 +3,7 @@ import type { NativeZooKeeperConstructor } from '../native-zookeeper.js';
 import type { ZkAcl } from '../types.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake } from './server-connection.js';
+import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake, type HandshakeRequest } from './server-connection.js';
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
 import { ZkFault, ZnodeTree, type Asker, type Notification, type SimStat, type Txn, type WriteRequest } from './znode-tree.js';
 
@@ -134,7 +134,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   handshake(
     member: Member,
     handle: ConnectionClient,
-    request: { session: bigint; password: string; timeoutMs: number; lastZxidSeen: bigint; ids: readonly string[] },
+    request: HandshakeRequest,
     answer: (connection: ServerConnection, result: Handshake) => void,
     refused: () => void,
   ): void {

@@ -4,7 +4,7 @@ import type { ZkAcl } from '../types.js';
 import { ClientWatches } from './client-watches.js';
 import type { SimClock } from './sim-clock.js';
 import type { SimEvent } from './sim-scheduler.js';
-import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, Member, ServerConnection } from './server-connection.js';
+import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, HandshakeRequest, Member, ServerConnection } from './server-connection.js';
 import { digestId, type SimStat } from './znode-tree.js';
 
 /** What the simulated C client needs of the ensemble it talks to (`SimulatedEnsemble`). */
@@ -17,7 +17,7 @@ export interface HandleHost {
   handshake(
     member: Member,
     client: ConnectionClient,
-    request: { session: bigint; password: string; timeoutMs: number; lastZxidSeen: bigint; ids: readonly string[] },
+    request: HandshakeRequest,
     answer: (connection: ServerConnection, result: Handshake) => void,
     refused: () => void,
   ): void;
