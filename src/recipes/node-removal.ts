@@ -47,11 +47,11 @@ export class NodeRemoval {
    * back-off; they never reject. A code no retry can fix (NOAUTH) rejects with
    * `QueueNodeNotRemovedError` (or, once resolved, is logged).
    */
-  async leave(path: string, sessionId: string): Promise<void> {
-    // The common case first, with no subscription: connected on the node's session, one delete.
-    if (this.session.sessionId === sessionId && isConnectedState(this.session.state)) {
-      if ((await this.deleteOnce(path)) === undefined) return;
-    }
+  leave(path: string, sessionId: string): Promise<void> {
+    // The first delete too, sent while the connection looks up: the connection may have died
+    // silently, and the C client gives it up only 2/3 of the timeout after it last heard anything
+    // (possibly a watch event that waited through a stall), while the session can count as lost
+    // before that (test/lock/release-after-stall.test.ts).
     return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);
   }
 

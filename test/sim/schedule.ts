@@ -278,7 +278,8 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       // ones given drainTimeoutMs, then their locks revoked; leader sections drained, the node
       // deleted), and a new one starts a little later.
       if (!process || process.isClosing) return false;
-      void process.shutdown();
+      // The process's own step: a stopped process runs nothing until it is continued.
+      scheduler.schedule(0, () => void process.shutdown(), 'shutdown', process.actor);
       const restartIn = between(0, 3000);
       c.spawn(restartIn);
       say(`${process.actor} shuts down gracefully; a new process starts in ${restartIn} ms`);
