@@ -10,7 +10,7 @@ import { LockBusyError } from '../../src/errors/lock-busy.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import type { LeaderSection } from '../../src/recipes/leader-work.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready-state.js';
 import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService, type WithLockOptions } from '../../src/services/lock.service.js';
@@ -62,8 +62,11 @@ export class SimProcess {
   /** Operations started and not settled, with their start time: the liveness check reads them. */
   readonly pending = new Map<number, { what: string; since: number }>();
   private nextOp = 0;
-  /** A recovery the election's handler ran, waiting for the take-over to be recorded (leadership reported). */
-  private electionRepair: bigint | undefined;
+  /**
+   * A recovery the election's handler ran (of `interrupted`, for the leadership of `successor`),
+   * waiting for that leadership's take-over to be recorded.
+   */
+  private electionRepair: { interrupted: bigint; successor: bigint } | undefined;
   /** The token of the leadership last reported. */
   private reportedToken: bigint | undefined;
   shutDown = false;
@@ -157,7 +160,7 @@ export class SimProcess {
     this.locks = new LockService(backend, options);
     this.leader = new LeaderService(backend, options);
     const leader = this.leader;
-    leader.onRecovery((interrupted) => this.recoverElection(interrupted));
+    leader.onRecovery((interrupted, successor) => this.recoverElection(interrupted, successor));
     this.invariants.watchLeader(this.actor, () => leader.isLeader, () => !this.crashed);
     leader.isLeader$.subscribe((leading) => {
       this.note(leading ? `leads (token ${leader.token})` : 'no longer leads');
@@ -165,7 +168,7 @@ export class SimProcess {
       this.invariants.leadershipGained(this.actor, leader.token);
       // A new leadership reports itself only after its take-over (with any repair) was recorded;
       // the same leadership coming back after a suspension records nothing.
-      if (leader.token !== this.reportedToken) this.recordElectionRepair();
+      if (leader.token !== this.reportedToken) this.recordElectionRepair(leader.token);
       this.reportedToken = leader.token;
     });
     leader.onApplicationBootstrap();
@@ -300,7 +303,7 @@ export class SimProcess {
     const attempt = leadingAs === undefined ? undefined : this.invariants.sectionAttempted(ELECTION, leadingAs);
     return this.track('runAsLeader', () =>
       this.leader!.runAsLeader(async (leaderSection: LeaderSection) => {
-        this.recordElectionRepair();
+        this.recordElectionRepair(leaderSection.token);
         section = this.invariants.sectionBegan(ELECTION, leaderSection.token, this.actor, attempt);
         for (let step = 0; step < steps; step++) {
           await this.sleep(holdMs / steps);
@@ -319,20 +322,23 @@ export class SimProcess {
   }
 
   /**
-   * The election's recovery ran, and what follows it shows that its take-over was recorded: a new
-   * leadership was reported, or (a leader repairing its own section, interrupted while its
-   * leadership was suspended) its next section began.
+   * The election's recovery ran, and what follows it shows that its take-over was recorded: the
+   * leadership it ran for was reported, or (a leader repairing its own section, interrupted while
+   * its leadership was suspended) its next section began. A recovery run for another leadership
+   * (one that ended before it was reported) is dropped: what it recorded, if anything, was already
+   * counted as possibly recorded.
    */
-  private recordElectionRepair(): void {
-    if (this.electionRepair !== undefined) this.invariants.repairRecorded(ELECTION, this.electionRepair, this.actor);
+  private recordElectionRepair(token: bigint | undefined): void {
+    const repair = this.electionRepair;
     this.electionRepair = undefined;
+    if (repair && repair.successor === token) this.invariants.repairRecorded(ELECTION, repair.interrupted, this.actor);
   }
 
-  private recoverElection(interrupted: InterruptedSection): void {
+  private recoverElection(interrupted: InterruptedSection, successor: RecoverySuccessor): void {
     const fail = this.random.chance(0.1);
     this.note(`election recovery of token ${interrupted.token}${fail ? ' (fails on purpose)' : ''}`);
     if (fail) throw new WorkloadError('leader recovery failed on purpose');
-    this.electionRepair = interrupted.token;
+    this.electionRepair = { interrupted: interrupted.token, successor: successor.token };
     this.invariants.repairMaybeRecorded(ELECTION, interrupted.token);
   }
 
