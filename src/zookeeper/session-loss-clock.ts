@@ -114,10 +114,12 @@ export class SessionLossClock {
     // which proves the server heard the ping; unless it may have been a reply to an older request
     // or a watch event, which prove nothing of the kind: the ping before it, at most a third of
     // the timeout earlier (the C client pings after a third of the timeout without sending), does.
+    // (Within a margin: the C client stamps its receipt a little before our callback sees it.)
+    const margin = safetyMarginMs(timeout);
     let heard = aliveAt - (2 * timeout) / 3;
     const receipt = this.lastReceiptAt();
-    if (receipt >= heard) heard = Math.min(heard, receipt - timeout / 3);
-    return Math.max(this.lastContactAt(), heard) + timeout - safetyMarginMs(timeout);
+    if (receipt >= heard - margin) heard = Math.min(heard, receipt - timeout / 3);
+    return Math.max(this.lastContactAt(), heard) + timeout - margin;
   }
 
   private arm(deadline: number, now: number, reason: SessionLossReason): void {

@@ -133,7 +133,8 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       const { clock, lostAt } = connectedClock(scheduler, timeoutMs, () => lastContactAt, () => lastReceiptAt);
       scheduler.schedule(11_415, () => (lastContactAt = lastReceiptAt = 11_415), 'reply', 'process');
       scheduler.schedule(12_000, () => (lastReceiptAt = 12_000), 'watch event', 'process');
-      scheduler.schedule(12_000 + (2 * timeoutMs) / 3, () => clock.suspended(), 'C client: connection timed out', 'process');
+      // The C client's own stamp of that receipt came a moment before our callback saw it.
+      scheduler.schedule(12_000 + (2 * timeoutMs) / 3 + 1, () => clock.suspended(), 'C client: connection timed out', 'process');
       await scheduler.run({ untilMs: 20_000 });
       clock.stop();
       assertLostBefore(lostAt(), 11_415 + timeoutMs);
