@@ -79,7 +79,8 @@ export class RealTimeClock implements SimClock {
 
   schedule(delayMs: number, run: () => void, label = 'timer', actor = this.running): SimEvent {
     const delay = Math.max(0, delayMs);
-    const event: PendingEvent = { time: this.now + delay, seq: ++this.seq, actor, label, run, cancelled: false, timer: undefined };
+    const time = this.now + delay;
+    const event: PendingEvent = { time, due: time, seq: ++this.seq, actor, label, run, cancelled: false, timer: undefined };
     if (this.stopped || this.crashed.has(actor)) {
       event.cancelled = true;
       return event;

@@ -4,8 +4,11 @@ import { SimRandom } from './sim-random.js';
 
 /** One pending step of a simulation: a timer of a process, a packet arriving, a server's tick. */
 export interface SimEvent {
+  /** When it runs: when it came due, or when its actor's pause ends. */
   time: number;
-  seq: number;
+  /** When it came due: a paused actor's events run, when it resumes, in this order. */
+  readonly due: number;
+  readonly seq: number;
   readonly actor: string;
   readonly label: string;
   readonly run: () => void;
@@ -60,7 +63,8 @@ export class SimScheduler implements SimClock {
 
   /** Queues `run` for `delayMs` from now, as `actor`'s step (default: the current actor's). */
   schedule(delayMs: number, run: () => void, label = 'timer', actor = this.running): SimEvent {
-    const event: SimEvent = { time: this.clock + Math.max(0, delayMs), seq: ++this.seq, actor, label, run, cancelled: false };
+    const time = this.clock + Math.max(0, delayMs);
+    const event: SimEvent = { time, due: time, seq: ++this.seq, actor, label, run, cancelled: false };
     if (!this.crashed.has(actor)) this.push(event);
     return event;
   }
@@ -153,9 +157,9 @@ export class SimScheduler implements SimClock {
       if (event.cancelled || this.crashed.has(event.actor)) continue;
       const resumeAt = this.pausedUntil.get(event.actor);
       if (resumeAt !== undefined && resumeAt > event.time) {
-        // Due while paused: runs when the pause ends, after the events already queued for then.
+        // Due while paused: runs when the pause ends, in the order it came due (see \`before\`), even
+        // if the pause grew after it was first put off (a reply must not pass an older watch event).
         event.time = resumeAt;
-        event.seq = ++this.seq;
         this.push(event);
         continue;
       }
@@ -163,7 +167,7 @@ export class SimScheduler implements SimClock {
     }
   }
 
-  // A binary min-heap on (time, seq).
+  // A binary min-heap in `before` order.
   private push(event: SimEvent): void {
     const q = this.queue;
     q.push(event);
@@ -199,8 +203,11 @@ function rethrow(error: unknown): never {
   throw error;
 }
 
+/** Run order: by time; at one time, what came due first (a resumed actor's backlog), then FIFO. */
 function before(a: SimEvent, b: SimEvent): boolean {
-  return a.time < b.time || (a.time === b.time && a.seq < b.seq);
+  if (a.time !== b.time) return a.time < b.time;
+  if (a.due !== b.due) return a.due < b.due;
+  return a.seq < b.seq;
 }
 
 /** Resolves once every microtask queued so far (and those they queue) has run: after one turn of the real event loop. */
