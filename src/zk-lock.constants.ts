@@ -1,2 +1,25 @@
 /** Injection token of the validated options (`ResolvedZkLockOptions`). */
 export const ZK_LOCK_OPTIONS = Symbol('nestjs-zk-lock:options');
+
+// The decorators write these, and `ZkLockMetadataAccessor` alone reads them.
+
+/** On a `@WithLock` method (the wrapper): `{ name, options }`. */
+export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
+
+/** On a `@LeaderOnly` method (the wrapper). */
+export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
+
+/** On an `@OnLeaderRecovery` method. */
+export const ON_LEADER_RECOVERY_METADATA = 'nestjs-zk-lock:on_leader_recovery';
+
+/** What `@LeaderOnly` records. */
+export interface LeaderOnlyMetadata {
+  /** undefined: the module's default election. */
+  readonly election: string | undefined;
+}
+
+/** What `@OnLeaderRecovery` records. */
+export interface OnLeaderRecoveryMetadata {
+  /** undefined: the module's default election. */
+  readonly election: string | undefined;
+}

@@ -2,6 +2,7 @@ import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ZkLockEventHub, ZkLockEvents } from './observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from './services/leader-recovery.explorer.js';
+import { ZkLockMetadataAccessor } from './services/zk-lock-metadata.accessor.js';
 import { LeaderService } from './services/leader.service.js';
 import { LockService } from './services/lock.service.js';
 import { zkLockBackendProvider } from './services/zk-lock-backend.js';
@@ -21,7 +22,7 @@ import { ZkSession } from './zookeeper/zk-session.js';
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [zkLockOptionsProvider, ...zkLockEventProviders, zkSessionProvider, zkLockBackendProvider, LockService, LeaderService, LeaderRecoveryExplorer],
+  providers: [zkLockOptionsProvider, ...zkLockEventProviders, zkSessionProvider, zkLockBackendProvider, LockService, LeaderService, ZkLockMetadataAccessor, LeaderRecoveryExplorer],
   exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService, ZkLockEvents],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {

@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LeaderService } from '../services/leader.service.js';
+import { LEADER_ONLY_METADATA, type LeaderOnlyMetadata } from '../zk-lock.constants.js';
 import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';
 
-export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
 /**
  * Property under which Nest injects LeaderService into classes that use @LeaderOnly or
  * @OnLeaderRecovery. Nest names the property in its start-up error when LeaderService cannot be
@@ -13,11 +13,6 @@ export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';
 export const LEADER_SERVICE_PROPERTY = Symbol(
   'LeaderService for @LeaderOnly / @OnLeaderRecovery: import ZkLockModule.forRoot(...) or forRootAsync(...) in the module that provides this class, or in a module it imports (or make ZkLockModule isGlobal)',
 );
-
-export interface LeaderOnlyMetadata {
-  /** undefined: the module's default election. */
-  readonly election: string | undefined;
-}
 
 const logger = new Logger('ZkLock');
 

@@ -1,14 +1,8 @@
 import { validateLockName } from '../recipes/lock-name.js';
 import { LeaderService } from '../services/leader.service.js';
 import { LEADER_SERVICE_PROPERTY } from './leader-only.decorator.js';
+import { ON_LEADER_RECOVERY_METADATA, type OnLeaderRecoveryMetadata } from '../zk-lock.constants.js';
 import { injectOnce, instanceMethod } from './method-decorator.js';
-
-export const ON_LEADER_RECOVERY_METADATA = 'nestjs-zk-lock:on_leader_recovery';
-
-export interface OnLeaderRecoveryMetadata {
-  /** undefined: the module's default election. */
-  readonly election: string | undefined;
-}
 
 /**
  * Makes a provider (or controller) method the recovery handler of an election (default: the

@@ -2,6 +2,7 @@ import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
+import { WITH_LOCK_METADATA } from '../zk-lock.constants.js';
 import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';
 
 /** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
@@ -16,7 +17,6 @@ export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover
   readonly recover?: string;
 }
 
-export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
 /**
  * Property under which Nest injects LockService into classes that use @WithLock. Nest names the
  * property in its start-up error when LockService cannot be resolved, so its description says

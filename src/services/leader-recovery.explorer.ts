@@ -1,10 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { LEADER_ONLY_METADATA, type LeaderOnlyMetadata } from '../decorators/leader-only.decorator.js';
-import { ON_LEADER_RECOVERY_METADATA, type OnLeaderRecoveryMetadata } from '../decorators/on-leader-recovery.decorator.js';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { LeaderService } from './leader.service.js';
+import { ZkLockMetadataAccessor } from './zk-lock-metadata.accessor.js';
 
 /**
  * Finds, at module init (before any election joins on bootstrap), the methods decorated with
@@ -17,6 +16,7 @@ export class LeaderRecoveryExplorer implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly leaderService: LeaderService,
+    private readonly metadata: ZkLockMetadataAccessor,
   ) {}
 
   onModuleInit(): void {
@@ -30,9 +30,9 @@ export class LeaderRecoveryExplorer implements OnModuleInit {
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const method = instance[name];
         if (typeof method !== 'function') continue;
-        const leaderOnly = Reflect.getMetadata(LEADER_ONLY_METADATA, method) as LeaderOnlyMetadata | undefined;
+        const leaderOnly = this.metadata.leaderOnly(method);
         if (leaderOnly) this.leaderService.election(leaderOnly.election);
-        const recovery = Reflect.getMetadata(ON_LEADER_RECOVERY_METADATA, method) as OnLeaderRecoveryMetadata | undefined;
+        const recovery = this.metadata.onLeaderRecovery(method);
         if (!recovery) continue;
         const election = this.leaderService.election(recovery.election);
         const where = `${instance.constructor.name}.${name}`;

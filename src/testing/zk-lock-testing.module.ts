@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
+import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
 import { LeaderService } from '../services/leader.service.js';
 import { LockService } from '../services/lock.service.js';
 import { ZK_LOCK_BACKEND, zooKeeperBackend, type ZkLockBackend } from '../services/zk-lock-backend.js';
@@ -84,6 +85,7 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
         },
         LockService,
         LeaderService,
+        ZkLockMetadataAccessor,
         LeaderRecoveryExplorer,
       ],
       exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
