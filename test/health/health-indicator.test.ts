@@ -66,7 +66,16 @@ describe('ZkLockHealthIndicator', () => {
     const session = app.get(ZkSession);
     await waitFor(async () => (await app!.get(LeaderService).participants()).length === 2, { message: 'this process joined' });
 
+    // The last contact is the send time of the latest answered request: this one (a follower
+    // sends nothing else while idle; pings do not count), so the figure lies between the idle
+    // time since its reply and the time since it was sent.
+    const sent = performance.now();
+    await session.exists('/');
+    const answered = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const checking = performance.now();
     const up = await health.check([() => indicator.isHealthy('zookeeper')]);
+    const checked = performance.now();
     assert.equal(up.status, 'ok');
     const details = up.info!.zookeeper as Details;
     assert.equal(details.status, 'up');
@@ -74,7 +83,8 @@ describe('ZkLockHealthIndicator', () => {
     assert.equal(details.sessionId, session.sessionId);
     assert.equal(details.sessionTimeoutMs, 2000);
     assert.equal(typeof details.lastContactAgoMs, 'number');
-    assert.ok(details.lastContactAgoMs! >= 0);
+    const [low, high] = [Math.floor(checking - answered), Math.ceil(checked - sent)];
+    assert.ok(low <= details.lastContactAgoMs! && details.lastContactAgoMs! <= high, `${details.lastContactAgoMs} ms since the last contact, not within [${low}, ${high}]`);
     assert.deepEqual(details.elections, { jobs: { isLeader: false, participating: true } });
     assert.equal(details.warning, undefined);
     assert.equal(details.message, undefined);
