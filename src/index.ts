@@ -16,7 +16,7 @@ export { OnLeaderRecovery } from './decorators/on-leader-recovery.decorator.js';
 export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger } from './recipes/leader-election.js';
 export { LeaderSection } from './recipes/leader-work.js';
 export type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
-export type { Election } from './recipes/contracts.js';
+export type { Election } from './recipes/leader-election.js';
 
 export { ZkLockEvents } from './observability/zk-lock-events.js';
 export {

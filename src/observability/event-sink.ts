@@ -1,28 +1,29 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import {
-  ZK_LOCK_CHANNELS,
-  type LeadershipEvent,
-  type LockEvent,
-  type SessionEvent,
-  type ZkLockChannel,
-} from './zk-lock-event.js';
-
-/** The event type each channel carries. */
-export interface ZkLockEventsByChannel {
-  lock: LockEvent;
-  leadership: LeadershipEvent;
-  session: SessionEvent;
-}
 
 /**
- * Where the recipes and the session report what happens. The hot path asks `wants()` first and
- * builds no event at all when it says no: with nobody listening, an event costs one property read.
+ * The `node:diagnostics_channel` names the library publishes on. Every event's `type` starts with
+ * its channel's key (`lock.`, `leadership.`, `session.`). Subscribe with
+ * `diagnostics_channel.subscribe(ZK_LOCK_CHANNELS.lock, (event) => ...)`.
  */
-export interface ZkLockEventSink {
+export const ZK_LOCK_CHANNELS = {
+  lock: 'nestjs-zk-lock:lock',
+  leadership: 'nestjs-zk-lock:leadership',
+  session: 'nestjs-zk-lock:session',
+} as const;
+
+export type ZkLockChannel = keyof typeof ZK_LOCK_CHANNELS;
+
+/**
+ * Where a layer reports what happens; `Events` maps each channel it reports on to the events that
+ * channel carries there (the session: `{ session: SessionEvent }`). The hot path asks `wants()`
+ * first and builds no event at all when it says no: with nobody listening, an event costs one
+ * property read. The sink knows channels, not events, so every layer can report through one.
+ */
+export interface EventSink<Events extends { readonly [C in ZkLockChannel]?: object }> {
   /** Whether anything listens to `channel` right now. */
-  wants(channel: ZkLockChannel): boolean;
+  wants(channel: keyof Events & ZkLockChannel): boolean;
   /** Delivers `event` to whoever listens; never throws into the caller. */
-  emit<C extends ZkLockChannel>(channel: C, event: ZkLockEventsByChannel[C]): void;
+  emit<C extends keyof Events & ZkLockChannel>(channel: C, event: Events[C]): void;
 }
 
 // Held here for the life of the process: a channel object nobody references can be collected,
@@ -42,13 +43,16 @@ export function channelHasSubscribers(channel: ZkLockChannel): boolean {
  * Publishes on the diagnostics channel if it has subscribers. `publish` calls them synchronously
  * and rethrows a subscriber's error on the next tick, so a faulty subscriber never breaks a lock.
  */
-export function publishOnChannel<C extends ZkLockChannel>(channel: C, event: ZkLockEventsByChannel[C]): void {
+export function publishOnChannel(channel: ZkLockChannel, event: object): void {
   const target = channels[channel];
   if (target.hasSubscribers) target.publish(event);
 }
 
-/** The sink of recipes used without the Nest module (e.g. a bare `LockClient`): diagnostics channels only. */
-export const diagnosticsSink: ZkLockEventSink = {
+/**
+ * The sink of recipes used without the Nest module (e.g. a bare `LockClient`): diagnostics
+ * channels only. It takes any channel's events, so it serves as any layer's `EventSink`.
+ */
+export const diagnosticsSink = {
   wants: channelHasSubscribers,
   emit: publishOnChannel,
-};
+} satisfies EventSink<Record<ZkLockChannel, object>>;

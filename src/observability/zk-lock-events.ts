@@ -1,6 +1,6 @@
 import { Observable, Subject } from 'rxjs';
-import { channelHasSubscribers, publishOnChannel, type ZkLockEventSink, type ZkLockEventsByChannel } from './event-sink.js';
-import type { ZkLockChannel, ZkLockEvent } from './zk-lock-event.js';
+import { channelHasSubscribers, publishOnChannel, type ZkLockChannel } from './event-sink.js';
+import type { ZkLockEvent, ZkLockEventSink, ZkLockEventsByChannel } from './zk-lock-event.js';
 
 /**
  * The lock, leadership and session events of one `ZkLockModule` (or `ZkLockTestingModule`), for

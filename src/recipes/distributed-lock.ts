@@ -3,10 +3,10 @@ import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { LockAbortedError } from '../errors/lock-aborted.error.js';
 import type { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
-import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
-import type { LockEvent } from '../observability/zk-lock-event.js';
-import type { LockRecipe, SectionHandle } from './contracts.js';
+import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
+import type { LockEvent, LockEventsByChannel } from './lock-events.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
+import type { SectionHandle } from './guarded-section.js';
 import { Lease, type LeaseHost } from './lease.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { validateLockName } from './lock-name.js';
@@ -26,7 +26,7 @@ export interface LockClientOptions {
   /** Stored in our queue node so that operators can see who holds or waits (inspector, logs). */
   readonly identity?: string;
   /** Where lock events go. Default: the `node:diagnostics_channel` channels only. */
-  readonly events?: ZkLockEventSink;
+  readonly events?: EventSink<LockEventsByChannel>;
   /** Where failures that no caller awaits are logged (the background delete of a node nobody waits for). Default: `console`. */
   readonly logger?: LockClientLogger;
 }
@@ -44,11 +44,33 @@ export interface LockClientLogger {
  * Costs: uncontended acquire + release is 3 requests in 2 round trips; a queued acquisition
  * 5 requests; each release wakes exactly one waiter.
  */
+/**
+ * Fair locks by name, as `LockService` uses them: `LockClient` on ZooKeeper; `nestjs-zk-lock/testing`
+ * runs the same recipe on a simulated server.
+ */
+export interface LockRecipe {
+  acquire(name: string, options?: AcquireOptions): Promise<Lease>;
+  tryAcquire(name: string): Promise<Lease | undefined>;
+  /** The lock's directory znode; validates the name (`InvalidLockNameError`). */
+  pathOf(name: string): string;
+  heldLeases(): Lease[];
+  /**
+   * Enters the guarded section of lock `name` for the holder `owner`, running `recover` first when
+   * the previous holder died or threw mid-section (`RecoveryFailedError` if it throws).
+   */
+  enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle>;
+  /**
+   * Revokes every lease still held and any granted from now on: each `signal` aborts with
+   * `LockLostError(reason)` before its node is deleted.
+   */
+  close(reason?: string): Promise<void>;
+}
+
 export class LockClient implements LockRecipe {
   private readonly queue: FairQueue;
   private readonly registry: LeaseRegistry;
   private readonly data: Buffer | undefined;
-  private readonly events: ZkLockEventSink;
+  private readonly events: EventSink<LockEventsByChannel>;
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;

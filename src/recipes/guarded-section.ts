@@ -4,6 +4,14 @@ import type { InterruptedSection, ReadyRead, ReadyRecord } from './ready-record.
 import { holderGone } from './write-retry.js';
 
 /** What a section needs of its ready znode (`ReadyState` provides it). */
+/** A guarded section in progress (see `ReadyState`): `checkpoint()` while working, `complete()` at the end. */
+export interface SectionHandle {
+  /** The interrupted predecessor that the recovery handler repaired on entry, if any. */
+  readonly recovered: InterruptedSection | undefined;
+  checkpoint(progress: unknown): Promise<void>;
+  complete(): Promise<void>;
+}
+
 export interface ReadyRecordStore {
   readonly path: string;
   read(): Promise<ReadyRead>;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { ZkLockEventSink } from '../observability/event-sink.js';
+import type { EventSink } from '../observability/event-sink.js';
+import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { InMemoryZooKeeper } from '../zookeeper/in-memory-zookeeper.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { Election } from './contracts.js';
+import type { Election } from './leader-election.js';
 import { ensurePath } from './ensure-path.js';
 import { queueNodePrefix } from './queue-node.js';
 
 /** A participant of the election recipe on `session`, reporting nothing anywhere. */
-export type RehearsalParticipant = (session: ZkSessionClient, events: ZkLockEventSink) => Election;
+export type RehearsalParticipant = (session: ZkSessionClient, events: EventSink<LeadershipEventsByChannel>) => Election;
 
 /** Far above what the rehearsal takes (a few ms, cold): reached only if the recipe hangs. */
 const REHEARSAL_TIMEOUT_MS = 5_000;
@@ -20,7 +21,7 @@ const REHEARSAL_TIMEOUT_MS = 5_000;
  */
 const REHEARSAL_ROUNDS = 3;
 
-const NO_EVENTS: ZkLockEventSink = { wants: () => false, emit() {} };
+const NO_EVENTS: EventSink<LeadershipEventsByChannel> = { wants: () => false, emit() {} };
 
 /**
  * Runs one hand-over of leadership through the election's own code on an in-memory ZooKeeper:

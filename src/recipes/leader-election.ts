@@ -2,11 +2,11 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
+import type { LeadershipEventsByChannel } from './leadership-events.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay, pause } from './backoff.js';
-import type { Election } from './contracts.js';
 import { FairQueue, type QueueEntry } from './fair-queue.js';
 import { rehearseHandOverOnce, type RehearsalParticipant } from './hand-over-rehearsal.js';
 import { LeaderTracker } from './leader-tracker.js';
@@ -37,7 +37,7 @@ export interface LeaderElectionOptions {
   readonly drainTimeoutMs?: number;
   readonly logger?: LeaderElectionLogger;
   /** Where leadership events go. Default: the `node:diagnostics_channel` channels only. */
-  readonly events?: ZkLockEventSink;
+  readonly events?: EventSink<LeadershipEventsByChannel>;
 }
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
@@ -70,6 +70,46 @@ const rehearsalParticipant: RehearsalParticipant = (session, events) =>
  * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
  * leadership's sections (see `LeaderSections`).
  */
+/**
+ * One leader election, as `LeaderService.election(name)` returns it (`LeaderElection` on
+ * ZooKeeper; `nestjs-zk-lock/testing` wraps it so that it joins behind stand-in leaders). See
+ * `LeaderElection` for the semantics of each member.
+ */
+export interface Election {
+  readonly name: string;
+  /** The election's directory znode. */
+  readonly path: string;
+  /** Whether this process leads: replays the current value, emits only on change, completes on `close()`. */
+  readonly isLeader$: Observable<boolean>;
+  /** Leads right now. */
+  readonly isLeader: boolean;
+  /** Identity of the current leader, or null. */
+  readonly leader$: Observable<string | null>;
+  /** Fencing token of the current leadership, while leading. */
+  readonly token: bigint | undefined;
+  /** In the queue (after `join()`, until `resign()`). */
+  readonly isParticipating: boolean;
+  readonly hasRecoveryHandler: boolean;
+  /**
+   * The current async call chain runs inside a leader section of this election, or inside the
+   * recovery handler of its take-over: `runAsLeader` then runs as part of that, leading or not.
+   */
+  readonly inSection: boolean;
+  /** Identities of all participants, the leader first. */
+  participants(): Promise<string[]>;
+  join(): void;
+  resign(): Promise<void>;
+  /** Sets the one recovery handler; returns a function that removes it. */
+  onRecovery(handler: RecoveryHandler): () => void;
+  /**
+   * Runs `fn` as a guarded leader section if this process leads, else resolves undefined; inside a
+   * section (or the take-over's recovery) of this election, as part of it.
+   */
+  runAsLeader<T>(fn: (section: LeaderSection) => T | Promise<T>): Promise<T | undefined>;
+  /** Resigns and completes the observables. Final. */
+  close(): Promise<void>;
+}
+
 export class LeaderElection implements Election {
   readonly name: string;
   /** The election's directory znode. */
@@ -80,7 +120,7 @@ export class LeaderElection implements Election {
   private readonly leading = new BehaviorSubject<boolean>(false);
   private readonly data: Buffer;
   private readonly logger: LeaderElectionLogger;
-  private readonly events: ZkLockEventSink;
+  private readonly events: EventSink<LeadershipEventsByChannel>;
   private participation: { controller: AbortController; done: Promise<void> } | undefined;
   /** While holding the head of the queue: gives it up (see `hold`). */
   private handOver: (() => void) | undefined;

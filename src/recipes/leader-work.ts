@@ -2,8 +2,9 @@ import { LeadershipLostError } from '../errors/leadership-lost.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
-import type { SectionHandle } from './contracts.js';
+import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
+import type { LeadershipEventsByChannel } from './leadership-events.js';
+import type { SectionHandle } from './guarded-section.js';
 import type { StandingRead } from './fair-queue.js';
 import { LeaderSections, type LeaderTenure } from './leader-sections.js';
 import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from './ready-state.js';
@@ -66,7 +67,7 @@ export class LeaderWork {
     private readonly electionPath: string,
     private readonly identity: string,
     private readonly logger: LeaderWorkLogger,
-    private readonly events: ZkLockEventSink = diagnosticsSink,
+    private readonly events: EventSink<LeadershipEventsByChannel> = diagnosticsSink,
   ) {}
 
   get hasRecoveryHandler(): boolean {

@@ -1,4 +1,4 @@
-import type { SectionHandle } from '../recipes/contracts.js';
+import type { SectionHandle } from '../recipes/guarded-section.js';
 import type { Lease } from '../recipes/lease.js';
 import type { InterruptedSection } from '../recipes/ready-state.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';

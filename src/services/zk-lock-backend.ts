@@ -1,7 +1,8 @@
 import { Logger, type Provider } from '@nestjs/common';
-import type { ZkLockEventSink } from '../observability/event-sink.js';
+import type { ZkLockEventSink } from '../observability/zk-lock-event.js';
 import { ZkLockEventHub } from '../observability/zk-lock-events.js';
-import type { Election, LockRecipe } from '../recipes/contracts.js';
+import type { LockRecipe } from '../recipes/distributed-lock.js';
+import type { Election } from '../recipes/leader-election.js';
 import { LockClient } from '../recipes/distributed-lock.js';
 import { LeaderElection, type LeaderElectionOptions } from '../recipes/leader-election.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';

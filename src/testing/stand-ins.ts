@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { ZkLockEventSink } from '../observability/event-sink.js';
+import type { ZkLockEventSink } from '../observability/zk-lock-event.js';
 import { LockClient } from '../recipes/distributed-lock.js';
 import { ensurePath } from '../recipes/ensure-path.js';
 import { queueNodePrefix } from '../recipes/queue-node.js';

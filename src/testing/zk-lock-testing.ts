@@ -4,7 +4,7 @@ import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { describeValue } from '../errors/describe-value.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import type { ZkLockEvents } from '../observability/zk-lock-events.js';
-import type { LockRecipe } from '../recipes/contracts.js';
+import type { LockRecipe } from '../recipes/distributed-lock.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import type { InterruptedSection } from '../recipes/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';

@@ -37,3 +37,19 @@ export function isConnectedState(state: SessionState): boolean {
 export function hasSessionEnded(change: SessionStateChange, sessionId: string | undefined): boolean {
   return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
 }
+
+/** The module's ZooKeeper session changed state (see `SessionState`). */
+export interface SessionStateEvent {
+  readonly type: 'session.state';
+  readonly state: SessionState;
+  readonly previous: SessionState;
+  /** Hex id of the session the state refers to (the new one after `connected`). */
+  readonly sessionId: string | undefined;
+}
+
+export type SessionEvent = SessionStateEvent;
+
+/** The channel session events go to (see `EventSink`). */
+export interface SessionEventsByChannel {
+  session: SessionEvent;
+}

@@ -7,13 +7,13 @@ import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { diagnosticsSink, type ZkLockEventSink } from '../observability/event-sink.js';
+import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
 import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-zookeeper.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
-import { isConnectedState, type SessionState, type SessionStateChange } from './session-state.js';
+import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './zk-session-client.js';
 import { ZooKeeperClient, type ClientLogLevel } from './zookeeper-client.js';
@@ -38,7 +38,7 @@ export interface ZkSessionOptions {
   readonly maxReconnectBackoffMs?: number;
   readonly logger?: ZkSessionLogger;
   /** Where state changes are reported. Default: the `node:diagnostics_channel` channels only. */
-  readonly events?: ZkLockEventSink;
+  readonly events?: EventSink<SessionEventsByChannel>;
   /** The ACL of every znode created at or below a root (the module's root); see `secure`. */
   readonly acl?: ZnodeAclPolicy;
   /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { describe, it, mock } from 'node:test';
-import type { LockRecipe } from '../../src/recipes/contracts.js';
+import type { LockRecipe } from '../../src/recipes/distributed-lock.js';
 import { Lease, type LeaseHost } from '../../src/recipes/lease.js';
 import { LockService } from '../../src/services/lock.service.js';
 import type { ZkLockBackend } from '../../src/services/zk-lock-backend.js';

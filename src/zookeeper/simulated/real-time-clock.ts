@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { clearImmediate, clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { SimClock } from './sim-clock.js';
 import { SimRandom } from './sim-random.js';
-import type { SimEvent } from './sim-scheduler.js';
+import type { SimEvent } from './sim-clock.js';
 
 export interface RealTimeClockOptions {
   /** The actor of what runs outside the clock's events (the process's own code). */

@@ -1,5 +1,17 @@
 import type { SimRandom } from './sim-random.js';
-import type { SimEvent } from './sim-scheduler.js';
+
+/** One pending step of a simulation: a timer of a process, a packet arriving, a server's tick. */
+export interface SimEvent {
+  /** When it runs: when it came due, or when its actor's pause ends. */
+  time: number;
+  /** When it came due: a paused actor's events run, when it resumes, in this order. */
+  readonly due: number;
+  readonly seq: number;
+  readonly actor: string;
+  readonly label: string;
+  readonly run: () => void;
+  cancelled: boolean;
+}
 
 /**
  * The time and chance a `SimulatedEnsemble` and its `SimulatedHandle`s run on: all they ask of a

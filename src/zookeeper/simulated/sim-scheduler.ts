@@ -1,19 +1,7 @@
 import { setImmediate as realSetImmediate } from 'node:timers';
-import type { SimClock } from './sim-clock.js';
+import type { SimClock, SimEvent } from './sim-clock.js';
 import { SimRandom } from './sim-random.js';
 
-/** One pending step of a simulation: a timer of a process, a packet arriving, a server's tick. */
-export interface SimEvent {
-  /** When it runs: when it came due, or when its actor's pause ends. */
-  time: number;
-  /** When it came due: a paused actor's events run, when it resumes, in this order. */
-  readonly due: number;
-  readonly seq: number;
-  readonly actor: string;
-  readonly label: string;
-  readonly run: () => void;
-  cancelled: boolean;
-}
 
 /** The simulator's own actor: servers, the network, the workload's driver. It is never paused. */
 export const SIM_ACTOR = 'sim';

@@ -3,7 +3,7 @@ import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKee
 import type { ZkAcl } from '../types.js';
 import { ClientWatches } from './client-watches.js';
 import type { SimClock } from './sim-clock.js';
-import type { SimEvent } from './sim-scheduler.js';
+import type { SimEvent } from './sim-clock.js';
 import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, HandshakeRequest, Member, ServerConnection } from './server-connection.js';
 import { digestId, type SimStat } from './znode-tree.js';
 

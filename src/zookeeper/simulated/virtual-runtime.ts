@@ -1,7 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import type { SimEvent, SimScheduler } from './sim-scheduler.js';
+import type { SimEvent } from './sim-clock.js';
+import type { SimScheduler } from './sim-scheduler.js';
 
 /** `Date.now()` at virtual time 0: a fixed instant, so that a seed's trace never changes. */
 export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
