@@ -1,7 +1,7 @@
 import { validateLockName } from '../recipes/lock-name.js';
 import { LeaderService } from '../services/leader.service.js';
-import { LEADER_SERVICE_PROPERTY } from './leader-only.decorator.js';
 import { ON_LEADER_RECOVERY_METADATA, type OnLeaderRecoveryMetadata } from '../zk-lock.constants.js';
+import { LEADER_SERVICE_PROPERTY } from './leader-only.decorator.js';
 import { injectOnce, instanceMethod } from './method-decorator.js';
 
 /**

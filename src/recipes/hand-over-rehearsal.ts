@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import type { Observable } from 'rxjs';
 import type { EventSink } from '../observability/event-sink.js';
-import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { InMemoryZooKeeper } from '../zookeeper/in-memory-zookeeper.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { Election } from './leader-election.js';
 import { ensurePath } from './ensure-path.js';
+import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { queueNodePrefix } from './queue-node.js';
 
+/** What the rehearsal does with an election (`LeaderElection` has it; naming only this keeps the two files apart). */
+export interface RehearsedElection {
+  readonly path: string;
+  readonly isLeader$: Observable<boolean>;
+  readonly isLeader: boolean;
+  readonly isParticipating: boolean;
+  join(): void;
+  close(): Promise<void>;
+}
+
 /** A participant of the election recipe on `session`, reporting nothing anywhere. */
-export type RehearsalParticipant = (session: ZkSessionClient, events: EventSink<LeadershipEventsByChannel>) => Election;
+export type RehearsalParticipant = (session: ZkSessionClient, events: EventSink<LeadershipEventsByChannel>) => RehearsedElection;
 
 /** Far above what the rehearsal takes (a few ms, cold): reached only if the recipe hangs. */
 const REHEARSAL_TIMEOUT_MS = 5_000;
@@ -60,7 +70,7 @@ export async function rehearseHandOver(participant: RehearsalParticipant, zk = n
   if (election.isLeader || election.isParticipating) throw new Error('the rehearsal ended still participating');
 }
 
-async function handOver(zk: InMemoryZooKeeper, leader: ZkSessionClient, election: Election, led: Promise<void>): Promise<void> {
+async function handOver(zk: InMemoryZooKeeper, leader: ZkSessionClient, election: RehearsedElection, led: Promise<void>): Promise<void> {
   await ensurePath(leader, election.path, 'container');
   const head = await leader.create(queueNodePrefix(election.path, randomUUID(), 'n'), null, 'ephemeral_sequential');
   // Standing by once it watches the leader's node: its own node and the ready record are watched before that.

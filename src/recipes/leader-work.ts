@@ -3,10 +3,10 @@ import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
-import type { LeadershipEventsByChannel } from './leadership-events.js';
-import type { SectionHandle } from './guarded-section.js';
 import type { StandingRead } from './fair-queue.js';
+import type { SectionHandle } from './guarded-section.js';
 import { LeaderSections, type LeaderTenure } from './leader-sections.js';
+import type { LeadershipEventsByChannel } from './leadership-events.js';
 import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from './ready-state.js';
 import { basenameOf } from './znode-paths.js';
 

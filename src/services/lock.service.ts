@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { describeValue } from '../errors/describe-value.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
-import type { LockRecipe } from '../recipes/distributed-lock.js';
+import type { AcquireOptions, LockRecipe } from '../recipes/distributed-lock.js';
 import type { SectionHandle } from '../recipes/guarded-section.js';
-import type { AcquireOptions } from '../recipes/distributed-lock.js';
 import type { Lease } from '../recipes/lease.js';
 import type { RecoveryHandler } from '../recipes/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';

@@ -26,3 +26,57 @@ export function importGraph(entry: string): ImportGraph {
   visit(entry);
   return { files, packages };
 }
+
+/** Every module of a TypeScript source tree and the modules of that tree each one imports. */
+export type SourceGraph = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * The import graph of the `.ts` files under `root`, type-only imports included (tsc erases
+ * those, so `importGraph` on the build cannot see them). Keys and values are paths relative to
+ * `root`, with `/` separators (`recipes/fair-queue.ts`).
+ */
+export function sourceGraph(root: string): SourceGraph {
+  const graph = new Map<string, Set<string>>();
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(file);
+      else if (entry.name.endsWith('.ts')) {
+        const imports = new Set<string>();
+        for (const [, specifier = ''] of fs.readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+          if (!specifier.startsWith('.')) continue;
+          imports.add(relative(root, path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts')));
+        }
+        graph.set(relative(root, file), imports);
+      }
+    }
+  };
+  visit(root);
+  return graph;
+}
+
+/** Each import cycle of `graph` once, as the list of its modules, starting from its least name. */
+export function importCycles(graph: SourceGraph): string[][] {
+  const cycles = new Map<string, string[]>();
+  const done = new Set<string>();
+  const walk = (file: string, stack: string[]) => {
+    for (const next of graph.get(file) ?? []) {
+      const at = stack.indexOf(next);
+      if (at >= 0) {
+        const cycle = stack.slice(at);
+        const start = cycle.indexOf([...cycle].sort()[0]!);
+        const rotated = [...cycle.slice(start), ...cycle.slice(0, start)];
+        cycles.set(rotated.join(' -> '), rotated);
+      } else if (!done.has(next)) {
+        walk(next, [...stack, next]);
+      }
+    }
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) if (!done.has(file)) walk(file, [file]);
+  return [...cycles.values()];
+}
+
+function relative(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}
