@@ -1,8 +1,8 @@
 /**
  * The hand-over rehearsal: the election's own code runs one hand-over on an in-memory ZooKeeper,
  * once per process, so that a process's first real hand-over runs compiled code. It must really
- * walk the hand-over path (a standby grant, a report, a resignation), and it must never touch the
- * real server. (What it buys is measured by the W4 benchmark, not here.)
+ * walk the hand-over path (a standby grant, a report, a resignation), once. (What it buys is
+ * measured by the W4 benchmark, not here.)
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -10,7 +10,6 @@ import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/hand-o
 import { LeaderElection } from '../../src/recipes/leader-election.js';
 import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
 import type { Asker, WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
-import { FaultySession } from '../support/faulty-session.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { Kit, Recorder } from './election-kit.js';
 
@@ -59,17 +58,16 @@ describe('hand-over rehearsal', () => {
     assert.equal(await leader.exists('/rehearsal/elections/hand-over'), null);
   });
 
-  it("starts with the process's first join, once, and sends nothing to the real server", async () => {
+  // It cannot reach the real server by construction: it makes its own in-memory sessions and is
+  // never handed the election's. What can go wrong is when and how often it runs.
+  it("starts with the process's first join, and only once", async () => {
     const k = (kit = new Kit(sharedConnect(), testRoot()));
-    const observed = new FaultySession(await k.session());
-    const election = k.election(observed, 'A');
+    const election = k.election(await k.session(), 'A');
     election.join();
-    const rehearsal = rehearseHandOverOnce(() => assert.fail('a second rehearsal was started'));
+    const rehearsal = rehearseHandOverOnce(() => assert.fail('the join did not start the rehearsal'));
     await rehearsal;
     assert.equal(rehearseHandOverOnce(() => assert.fail('a second rehearsal was started')), rehearsal);
     await new Recorder(election.isLeader$).next(true);
-    const paths = observed.sent.map((request) => request.path);
-    assert.ok(paths.length > 0 && paths.every((path) => path.startsWith(k.root)), paths.join(', '));
   });
 });
 
