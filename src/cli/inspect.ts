@@ -1,5 +1,6 @@
 import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { electionToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue-node.js';
 import { ReadyState } from '../recipes/ready-state.js';
@@ -24,9 +25,9 @@ export interface InspectedNode {
   /** Now (this machine's clock) minus `createdAt`, at least 0. */
   readonly ageMs: number;
   /**
-   * The node's czxid, decimal: a leader's fencing token. A lock holder's token is the lock
-   * directory's pzxid in the listing that granted it: at least this value, not recoverable
-   * afterwards from outside.
+   * The node's czxid, decimal: a leader's fencing token (`electionToken`). A lock holder's token
+   * (`lockToken`) is the lock directory's pzxid in the listing that granted it: at least this
+   * value, not recoverable afterwards from outside.
    */
   readonly zxid: string;
 }
@@ -170,7 +171,7 @@ async function readNode(client: ZkClient, path: string, name: string, sequence: 
       sessionId: stat.ephemeralOwner,
       createdAt: new Date(stat.ctime).toISOString(),
       ageMs: Math.max(0, now - stat.ctime),
-      zxid: stat.czxid.toString(),
+      zxid: electionToken(stat.czxid).toString(),
     };
   } catch (error) {
     // Released (or its session ended) between the listing and this read: no longer in the queue.

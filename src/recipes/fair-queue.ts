@@ -3,46 +3,76 @@ import type { Subscription } from 'rxjs';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
-import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
+import type { ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
+import { lockToken } from './fencing.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
 import { WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
-/** Our place at the head of a queue (`P`: what `JoinOptions.prefetch` reads). */
+/** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
 export interface QueueEntry<P = unknown> {
   readonly dir: string;
   /** Full path of our EPHEMERAL_SEQUENTIAL node. */
   readonly path: string;
   /** The session that owns the node: the entry dies with it. */
   readonly sessionId: string;
-  /**
-   * Strictly increases over grants, also across a recreated container parent and ensemble
-   * fail-over (zxids only grow). Without `succession`: the parent's `pzxid` in the listing that
-   * showed us at the head (every grant's listing is answered after the previous holder's node was
-   * deleted, which moved `pzxid` past anything that holder saw; free, no extra request). With
-   * `succession`: our node's `czxid` (grants follow queue order, which is creation order), since a
-   * succession grant has no listing.
-   */
+  /** The fencing token (see `fencing.ts`): strictly increases over grants, from the driver. */
   readonly token: bigint;
   /** Not at the head on the first look: we waited for a predecessor to leave (a hand-off). */
   readonly waited: boolean;
-  /** What `JoinOptions.prefetch` sent along with the granting listing. */
+  /** What the driver's `prefetch` sent along with the granting look. */
   readonly prefetched?: Promise<P>;
-  /**
-   * Succession: the watch on our node that was standing when we were granted (see `OwnNodeWatch`),
-   * unless it had fired. Whoever holds the entry can take it instead of setting a watch of its own.
-   */
-  readonly ownNodeWatch?: OwnNodeWatch;
 }
 
-/** A watch on our own node, set while queuing (`exists`: fires on its deletion or a change of its data). */
-export interface OwnNodeWatch {
-  /** Routes the watch's one event to `watcher` (at once, if it fired already). Once. */
-  take(watcher: Watcher): void;
+/** Our node in the queue. */
+export interface QueueNode {
+  readonly path: string;
+  /** Its name in the directory (`_c_<uuid>-<marker>-<seq10>`). */
+  readonly name: string;
+  /** The session that owns it. */
+  readonly sessionId: string;
 }
+
+/**
+ * What differs between the recipes on the queue (as Curator's lock driver): the queue runs DESIGN
+ * §3 and asks its driver at these points. A lock's is `LOCK_DRIVER`; an election's is its
+ * `Succession`, one per `join`.
+ */
+export interface QueueDriver<P = unknown> {
+  /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */
+  grantToken(grantingListing: ZkStat): bigint;
+  /**
+   * Sent right behind every listing (ZooKeeper answers one session in order, so it sees the queue
+   * as that listing does): what the caller needs once at the head arrives in the same round trip
+   * as the listing that puts it there. The entry carries the granting one.
+   */
+  prefetch?(): Promise<P>;
+  /**
+   * Sent with each look once our node's path is known: a check of our node, resolving false when
+   * it is gone or not ours (queue again at the back). `wake` ends the current wait for the
+   * predecessor early. Undefined: nothing to check this time.
+   */
+  checkOwnNode?(mine: QueueNode, wake: () => void): Promise<boolean> | undefined;
+  /**
+   * While we wait right behind the node that headed the queue at our last look: a way to be
+   * granted when it goes, without looking again (see `Succession`).
+   */
+  standBy?(mine: QueueNode): Standby<P>;
+}
+
+/** A grant that needs no look (see `QueueDriver.standBy`). */
+export interface Standby<P> {
+  /** The head's deletion arrived in order: the grant, or undefined to look again as usual. */
+  grant(): { readonly token: bigint; readonly prefetched: Promise<P> } | undefined;
+  /** The wait is over, whatever ended it. */
+  stop(): void;
+}
+
+/** The lock's driver: the paper's queue as it is, its token the granting listing's `pzxid`. */
+export const LOCK_DRIVER: QueueDriver<never> = { grantToken: lockToken };
 
 export interface JoinOptions<P = unknown> {
   /** Stored in our node: who we are, for `participants()` and the inspector. */
@@ -51,41 +81,8 @@ export interface JoinOptions<P = unknown> {
   /** `undefined`: wait as long as it takes; `0`: try once, do not queue. */
   readonly waitMs?: number;
   readonly dirMode?: 'persistent' | 'container';
-  /**
-   * Requests to send right behind every listing (ZooKeeper answers one session in order, so they
-   * see the queue as that listing does): what the caller needs once at the head then arrives in
-   * the same round trip as the listing that puts it there. The entry carries the granting one.
-   */
-  readonly prefetch?: () => Promise<P>;
-  /**
-   * Direct succession (elections): a waiter whose predecessor was the head at its last look is
-   * granted the moment that node is deleted, without listing again, because nothing can queue
-   * ahead of it (sequence numbers only grow). Meanwhile `standby` keeps what the new head needs
-   * fresh under a watch; its current read becomes `prefetched`. The grant then needs no round
-   * trip. Costs one `exists` (with a watch) on our own node per node, and the token is its czxid.
-   * That watch goes on serving the head once granted (`QueueEntry.ownNodeWatch`).
-   */
-  readonly succession?: { readonly standby: () => StandingRead<P> };
-}
-
-/** A read kept fresh under a watch (see `JoinOptions.succession`). */
-export interface StandingRead<P> {
-  /** The latest read: sent after the latest notification, so at least as fresh as it. */
-  current(): Promise<P>;
-  /** No longer needed: read no more (a watch still standing may fire once, unheeded). */
-  stop(): void;
-}
-
-interface OwnNode {
-  readonly path: string;
-  readonly name: string;
-  readonly sessionId: string;
-  /** Succession: our node's czxid, once read. */
-  czxid?: bigint;
-  /** Succession: a watch on our node stands, so its deletion would notify us before anything later. */
-  watched?: boolean;
-  /** Succession, once granted: who hears that watch's event instead of the waiting loop. */
-  heir?: { watcher?: Watcher; fired?: WatchEvent };
+  /** Default: `LOCK_DRIVER`. */
+  readonly driver?: QueueDriver<P>;
 }
 
 /** The state of one `join` across its looks at the queue. */
@@ -93,7 +90,7 @@ interface Attempt {
   readonly dir: string;
   readonly id: string;
   readonly prefix: string;
-  mine: OwnNode | undefined;
+  mine: QueueNode | undefined;
   /** Session of a create whose reply was lost: the node may exist; find it before creating again. */
   unknownCreate: string | undefined;
   /** Ends the current wait for the predecessor early (our own node changed). */
@@ -123,20 +120,8 @@ function withGrace(work: Promise<void>, ms: number): Promise<void> {
   return Promise.race([work, grace]).finally(() => clearTimeout(timer));
 }
 
-/** The entry of a grant: with succession, our node's standing watch goes with it. */
-function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
-  let ownNodeWatch: OwnNodeWatch | undefined;
-  if (mine.watched) {
-    const heir: NonNullable<OwnNode['heir']> = (mine.heir = {});
-    ownNodeWatch = {
-      take(watcher) {
-        const fired = heir.fired;
-        if (fired) queueMicrotask(() => watcher(fired));
-        else heir.watcher = watcher;
-      },
-    };
-  }
-  return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched, ownNodeWatch };
+function granted<P>(dir: string, mine: QueueNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
+  return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched };
 }
 
 /** A request failure after which the loop should simply look again once connected. */
@@ -148,9 +133,8 @@ function isRetryable(error: unknown): boolean {
  * The fair queue of the ZooKeeper paper (§2.4) that both locks and elections stand on:
  * ephemeral sequential nodes, the lowest sequence holds, each waiter watches only its
  * immediate predecessor (one notification per release, no herd), and re-lists after every
- * wake-up because the predecessor may have been a waiter that left, not the holder. With
- * `succession`, the waiter right behind the head knows its predecessor was the holder, and is
- * granted on that node's deletion without listing again.
+ * wake-up because the predecessor may have been a waiter that left, not the holder. What
+ * differs between recipes is the driver's (`QueueDriver`).
  */
 export class FairQueue {
   /** Persistent look-alikes of queue nodes (see `isSessionOwned`): left out of every later look at the queue. */
@@ -174,7 +158,8 @@ export class FairQueue {
    * background when the connection is down or a request of ours is unanswered: a stop never
    * waits for the ensemble, and the node goes once the session is back, or with the session).
    */
-  async join<P = unknown>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
+  async join<P = never>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
+    const driver = (options.driver ?? LOCK_DRIVER) as QueueDriver<P>;
     const id = randomUUID();
     const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined, inFlight: undefined };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
@@ -185,7 +170,7 @@ export class FairQueue {
         if (!isConnectedState(this.session.state)) await this.session.waitForConnection(control?.signal);
         // Only the predecessor's path outlives this call: parked waiters hold no listing
         // (N waiters holding N listings of N names would cost O(N²) heap).
-        const place = await this.unlessStopped(attempt, this.locate(attempt, options, control), control);
+        const place = await this.unlessStopped(attempt, this.locate(attempt, options, driver, control), control);
         if (place.kind === 'retry') continue;
         const mine = attempt.mine!;
         if (place.kind === 'head') return granted(dir, mine, place.token, waited, place.prefetched as Promise<P> | undefined);
@@ -195,19 +180,15 @@ export class FairQueue {
           return undefined;
         }
         waited = true;
-        const standby = place.predecessorLeads ? options.succession?.standby() : undefined;
+        const standby = place.predecessorLeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
           departed = await this.waitForDeletion(place.predecessor, attempt, control);
         } finally {
           standby?.stop();
         }
-        if (standby && departed && mine.watched && this.session.sessionId === mine.sessionId) {
-          // The head's node is gone and nothing can queue ahead of ours: we head the queue now, and
-          // our node still exists (its watch would have told us first: one session's notifications
-          // arrive in order). No listing: the standby's read is as fresh as one sent now.
-          return granted(dir, mine, mine.czxid!, waited, standby.current());
-        }
+        const grant = departed ? standby?.grant() : undefined;
+        if (grant) return granted(dir, mine, grant.token, waited, grant.prefetched);
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
@@ -259,13 +240,13 @@ export class FairQueue {
    * the create), else lists, and tells where we stand. Failures that only need another look
    * (connection loss, a replaced session, a vanished directory) come back as `retry`.
    */
-  private async locate(attempt: Attempt, options: JoinOptions<unknown>, control: WaitControl | undefined): Promise<Place> {
+  private async locate<P>(attempt: Attempt, options: JoinOptions<P>, driver: QueueDriver<P>, control: WaitControl | undefined): Promise<Place> {
     const sessionId = this.session.sessionId!;
     if (attempt.mine && attempt.mine.sessionId !== sessionId) attempt.mine = undefined; // died with its session: re-queue at the back
     if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId) attempt.unknownCreate = undefined;
     let listing: { children: string[]; stat: ZkStat };
     let prefetched: Promise<unknown> | undefined;
-    let own: Promise<ZkStat | null> | undefined;
+    let owned: Promise<boolean> | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
         attempt.mine = await this.findOwnNode(attempt.dir, attempt.id, sessionId);
@@ -274,8 +255,8 @@ export class FairQueue {
       }
       if (attempt.mine) {
         const listed = this.session.getChildren(attempt.dir);
-        prefetched = options.prefetch?.();
-        if (options.succession && !attempt.mine.watched) own = this.watchOwnNode(attempt, attempt.mine);
+        prefetched = driver.prefetch?.();
+        owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
         listing = await listed;
       } else {
         const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
@@ -283,11 +264,11 @@ export class FairQueue {
         // session's requests in order, so this listing already contains our node. One round trip.
         const listed = this.session.getChildren(attempt.dir);
         listed.catch(noop);
-        prefetched = options.prefetch?.();
+        prefetched = driver.prefetch?.();
         try {
           const path = await created;
           attempt.mine = { path, name: basenameOf(path), sessionId };
-          if (options.succession) own = this.watchOwnNode(attempt, attempt.mine);
+          owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) {
             await ensurePath(this.session, attempt.dir, options.dirMode ?? 'container');
@@ -299,12 +280,9 @@ export class FairQueue {
         }
         listing = await listed;
       }
-      if (own) {
-        const stat = await own;
-        if (stat?.ephemeralOwner !== sessionId) {
-          attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
-          return RETRY;
-        }
+      if (owned && !(await owned)) {
+        attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
+        return RETRY;
       }
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) {
@@ -321,32 +299,15 @@ export class FairQueue {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    if (index === 0) return { kind: 'head', token: options.succession ? attempt.mine!.czxid! : listing.stat.pzxid, prefetched };
+    if (index === 0) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
     return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}`, predecessorLeads: index === 1 };
   }
 
-  /**
-   * Succession: reads our node's stat (its czxid is the token) and leaves a watch on it, so that
-   * a deletion of our node (by hand) reaches us before any later notification, like the head's
-   * departure. The watch firing ends the current wait; the next look reads again.
-   */
-  private watchOwnNode(attempt: Attempt, node: OwnNode): Promise<ZkStat | null> {
-    const read = this.session.exists(node.path, (event) => {
-      node.watched = false;
-      const heir = node.heir;
-      if (!heir) return void (attempt.mine === node && attempt.wake?.());
-      if (heir.watcher) heir.watcher(event);
-      else heir.fired = event;
-    });
-    const stat = read.then((found) => {
-      if (found) {
-        node.czxid = found.czxid;
-        node.watched = true;
-      }
-      return found;
-    });
-    stat.catch(noop); // awaited by the look that sent it, unless the listing failed first
-    return stat;
+  /** Ends the wait of `attempt` early, if `node` is still its node. */
+  private waker(attempt: Attempt, node: QueueNode): () => void {
+    return () => {
+      if (attempt.mine === node) attempt.wake?.();
+    };
   }
 
   /**
@@ -363,7 +324,7 @@ export class FairQueue {
   }
 
   /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
-  private async findOwnNode(dir: string, id: string, sessionId: string): Promise<OwnNode | undefined> {
+  private async findOwnNode(dir: string, id: string, sessionId: string): Promise<QueueNode | undefined> {
     let children: string[];
     try {
       // The server we reconnected to may lag behind the one that took our create: without the

@@ -14,7 +14,9 @@ import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
 import { validateLockName } from './lock-name.js';
 import { sortQueue } from './queue-node.js';
+import { ReadyStandby } from './ready-standby.js';
 import { ReadyState, type RecoveryHandler } from './ready-state.js';
+import { Succession, type OwnNodeWatch, type SuccessionReads } from './succession.js';
 import { znodePaths } from './znode-paths.js';
 
 export interface LeaderElectionLogger {
@@ -127,8 +129,8 @@ export class LeaderElection implements Election {
   private term: LeadershipTerm | undefined;
   private tenure: LeaderTenure | undefined;
   private closed = false;
-  private readonly prefetch = () => this.work.prefetch();
-  private readonly succession = { standby: () => this.work.standby() };
+  /** What a successor reads along with its looks at the queue, and keeps fresh while it stands by (see `Succession`). */
+  private readonly successionReads: SuccessionReads<ReadyRead>;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -141,7 +143,10 @@ export class LeaderElection implements Election {
     this.data = Buffer.from(options.identity);
     // A failed background delete of our node goes to the election's logger when one was given.
     this.queue = new FairQueue(session, 'n', options.logger);
-    this.work = new LeaderWork(new ReadyState(session, this.path), this.path, options.identity, this.logger, this.events);
+    const ready = new ReadyState(session, this.path);
+    this.work = new LeaderWork(ready, this.path, options.identity, this.logger, this.events);
+    const standby = new ReadyStandby(ready, session);
+    this.successionReads = { prefetch: () => this.work.prefetch(), standby: () => standby.standby() };
     this.tracker = new LeaderTracker(session, this.path, this.logger);
   }
 
@@ -271,8 +276,9 @@ export class LeaderElection implements Election {
         // leader brings what the take-over must check in the same round trip. Right behind the
         // leader we stand by (succession): the record is kept fresh under a watch, and the leader's
         // departure makes us leader with no round trip at all.
-        const entry = await this.queue.join(this.path, { data: this.data, signal, prefetch: this.prefetch, succession: this.succession });
-        const end = await this.hold(entry!, signal);
+        const succession = new Succession(this.session, this.successionReads);
+        const entry = await this.queue.join(this.path, { data: this.data, signal, driver: succession });
+        const end = await this.hold(entry!, succession.ownNodeWatch(), signal);
         // Given up for a reason of our own (e.g. a newer token in the ready state): not in a tight loop.
         failures = end.nodeMayExist && !signal.aborted ? failures + 1 : 0;
         if (failures > 0) await pause(backoffDelay(failures, 100, 10_000), signal);
@@ -287,8 +293,8 @@ export class LeaderElection implements Election {
   }
 
   /** Leads with `entry` for as long as it can; leaves the queue when the node may still be ours. */
-  private async hold(entry: QueueEntry<ReadyRead>, signal: AbortSignal): Promise<TermEnd> {
-    const term = new LeadershipTerm(this.session, entry, this.options.suspendPolicy ?? 'immediate', {
+  private async hold(entry: QueueEntry<ReadyRead>, ownNodeWatch: OwnNodeWatch | undefined, signal: AbortSignal): Promise<TermEnd> {
+    const term = new LeadershipTerm(this.session, entry, ownNodeWatch, this.options.suspendPolicy ?? 'immediate', {
       report: (tenure, reason) => this.report(tenure, reason),
       takeOver: (token, ownership, signal) => this.work.takeOver({ token, signal }, ownership, ownership ? undefined : entry.prefetched),
       logger: this.logger,

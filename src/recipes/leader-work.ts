@@ -3,7 +3,6 @@ import { LockLostError } from '../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
-import type { StandingRead } from './fair-queue.js';
 import type { SectionHandle } from './guarded-section.js';
 import { LeaderSections, type LeaderTenure } from './leader-sections.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
@@ -103,14 +102,6 @@ export class LeaderWork {
     const read = this.ready.read();
     read.catch(() => undefined); // the take-over awaits it, or it was not needed
     return read;
-  }
-
-  /**
-   * The ready record kept fresh under a watch while we wait right behind the leader (see
-   * `ReadyState.standby`): at the leader's departure the take-over needs no read of its own.
-   */
-  standby(): StandingRead<ReadyRead> {
-    return this.ready.standby();
   }
 
   /** No leader section is running or waiting to run. */

@@ -8,6 +8,7 @@ import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { backoffDelay, pause } from './backoff.js';
 import type { QueueEntry } from './fair-queue.js';
 import type { LeaderTenure } from './leader-work.js';
+import type { OwnNodeWatch } from './succession.js';
 
 /** When a disconnected leader stops reporting leadership (see `LeaderElection`). */
 export type LeaderSuspendPolicy = 'immediate' | 'deadline';
@@ -43,7 +44,7 @@ type Phase = 'checking' | 'leading' | 'doubt' | 'ended';
  * - Before the first report, and after every reconnection or stall, one `getData` on our node
  *   checks that it exists and that its `ephemeralOwner` is our session, and leaves a watch that
  *   ends the term if the node is deleted. Straight after the grant, the grant itself proved that,
- *   and the watch the queue kept on our node meanwhile (`QueueEntry.ownNodeWatch`) takes the
+ *   and the watch the succession kept on our node meanwhile (`Succession.ownNodeWatch`) takes the
  *   getData's place: an election's grant costs no request.
  * - Before the first report, the ready state is taken over (recovery); while that fails it is
  *   retried with back-off (100 ms doubling to 5 s), never reporting leadership meanwhile.
@@ -77,6 +78,8 @@ export class LeadershipTerm {
   constructor(
     private readonly session: ZkSessionClient,
     readonly entry: QueueEntry,
+    /** The watch on our node that the queue's succession left standing at the grant, if any. */
+    private readonly ownNodeWatch: OwnNodeWatch | undefined,
     private readonly policy: LeaderSuspendPolicy,
     private readonly hooks: TermHooks,
   ) {
@@ -250,7 +253,7 @@ export class LeadershipTerm {
 
   /** The grant's standing watch on our node, taken (once) to end the term on its deletion. */
   private takeOwnNodeWatch(): boolean {
-    const watch = this.entry.ownNodeWatch;
+    const watch = this.ownNodeWatch;
     if (!watch || this.ownNodeWatchTaken) return false;
     this.ownNodeWatchTaken = true;
     this.nodeWatched = true;

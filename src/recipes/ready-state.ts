@@ -4,7 +4,6 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { Watcher } from '../zookeeper/types.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { StandingRead } from './fair-queue.js';
 import { GuardedSection, sessionGone } from './guarded-section.js';
 import { encode, parseRecord, type InterruptedSection, type ReadyRead, type ReadyRecord } from './ready-record.js';
 import { WriteRetry } from './write-retry.js';
@@ -31,17 +30,6 @@ export interface SectionOwner {
   readonly signal?: AbortSignal;
 }
 
-/** The record under a standing watch (see `ReadyState.standby`). */
-interface StandingWatch {
-  /** The watch was set on this session: a replaced session has none. */
-  readonly sessionId: string | undefined;
-  /** Set and not fired yet: `latest` is still current. */
-  armed: boolean;
-  /** A standby uses it: read again when the watch fires. */
-  active: boolean;
-  latest: Promise<ReadyRead>;
-}
-
 /**
  * The ZooKeeper paper's "ready" znode, made safe against stale holders with versioned writes.
  *
@@ -56,8 +44,6 @@ interface StandingWatch {
  */
 export class ReadyState {
   readonly path: string;
-  /** The watch `standby` keeps on the record (one at a time). */
-  private standing: StandingWatch | undefined;
 
   constructor(
     private readonly client: ZkClient | ZkSessionClient,
@@ -147,45 +133,11 @@ export class ReadyState {
   }
 
   /**
-   * The record kept current while a successor waits right behind the leader: a watch on the ready
-   * znode (see `readWatched`; it also fires on the record's creation) re-reads it on every change.
-   * ZooKeeper delivers one session's notifications and replies in order, so when the leader's
-   * node-deleted notification arrives, every write the leader made before it has notified us
-   * already and its re-read has been sent: `current()` is then as fresh as a read sent after the
-   * deletion. 1 request (2 while no record exists), again after each change. A watch still armed
-   * from an earlier standby of the same session is taken over rather than set again (nothing
-   * piles up).
-   */
-  standby(): StandingRead<ReadyRead> {
-    let standing = this.standing;
-    if (!standing?.armed || standing.sessionId !== this.sessionId) {
-      standing = this.standing = { sessionId: this.sessionId, armed: false, active: true, latest: Promise.resolve(undefined) };
-      this.rearm(standing);
-    }
-    const current = standing;
-    current.active = true;
-    return {
-      current: () => current.latest,
-      stop: () => void (current.active = false),
-    };
-  }
-
-  private rearm(standing: StandingWatch): void {
-    standing.armed = true;
-    const latest = (standing.latest = this.readWatched(() => {
-      standing.armed = false;
-      if (standing.active) this.rearm(standing);
-    }));
-    // The take-over awaits it, or it was not needed. Failed: read afresh next time.
-    latest.catch(() => void (standing.latest === latest && (standing.armed = false)));
-  }
-
-  /**
    * `read`, leaving one watch that fires on the record's next change, deletion or creation: a
    * `getData` watch when the record exists (1 request), else an `exists` one (getData leaves no
    * watch on a missing node), after which a record created in between is read without another.
    */
-  private async readWatched(watcher: Watcher): Promise<ReadyRead> {
+  async readWatched(watcher: Watcher): Promise<ReadyRead> {
     try {
       const { data, stat } = await this.client.getData(this.path, watcher);
       return { record: parseRecord(this.path, data), version: stat.version };
@@ -222,10 +174,6 @@ export class ReadyState {
   /** The client as a supervised session, when it is one (it is for locks and elections; the inspector only reads). */
   private get supervised(): ZkSessionClient | undefined {
     return 'waitForConnection' in this.client ? this.client : undefined;
-  }
-
-  private get sessionId(): string | undefined {
-    return this.supervised?.sessionId;
   }
 
   private async create(record: ReadyRecord): Promise<number> {

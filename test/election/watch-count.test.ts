@@ -14,6 +14,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { FairQueue } from '../../src/recipes/fair-queue.js';
 import { LeaderElection } from '../../src/recipes/leader-election.js';
 import { LeaderTracker } from '../../src/recipes/leader-tracker.js';
+import { Succession } from '../../src/recipes/succession.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
@@ -85,8 +86,8 @@ describe('watches across reconnections', () => {
     const queue = new FairQueue(observed, 'n');
     const head = await holderQueue.join(dir);
     assert.ok(head);
-    const standby = () => ({ current: async () => undefined, stop() {} });
-    const waiting = queue.join(dir, { succession: { standby } });
+    const reads = { prefetch: async () => undefined, standby: () => ({ current: async () => undefined, stop() {} }) };
+    const waiting = queue.join(dir, { driver: new Succession(observed, reads) });
     await waitFor(() => observed.watcherCount === 2, { timeoutMs: 5000, message: 'the waiter watches its predecessor and its own node' });
     for (let i = 1; i <= RECONNECTIONS; i++) {
       await reconnect(observed);
