@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Subscription } from 'rxjs';
-import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
 import type { ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
 import { ensurePath } from './ensure-path.js';
 import { lockToken } from './fencing.js';
+import { isRetryable, LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
-import { isSessionOwned, queueNodePrefix, sortQueue, type QueueMarker } from './queue-node.js';
-import { WaitControl } from './wait-control.js';
+import { waitForDeletion, type Waiter } from './predecessor-wait.js';
+import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
+import { pauseUnlessStopped, WaitControl } from './wait-control.js';
 import { basenameOf } from './znode-paths.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
@@ -25,15 +25,6 @@ export interface QueueEntry<P = unknown> {
   readonly waited: boolean;
   /** What the driver's `prefetch` sent along with the granting look. */
   readonly prefetched?: Promise<P>;
-}
-
-/** Our node in the queue. */
-export interface QueueNode {
-  readonly path: string;
-  /** Its name in the directory (`_c_<uuid>-<marker>-<seq10>`). */
-  readonly name: string;
-  /** The session that owns it. */
-  readonly sessionId: string;
 }
 
 /**
@@ -55,12 +46,12 @@ export interface QueueDriver<P = unknown> {
    * it is gone or not ours (queue again at the back). `wake` ends the current wait for the
    * predecessor early. Undefined: nothing to check this time.
    */
-  checkOwnNode?(mine: QueueNode, wake: () => void): Promise<boolean> | undefined;
+  checkOwnNode?(mine: OwnNode, wake: () => void): Promise<boolean> | undefined;
   /**
    * While we wait right behind the node that headed the queue at our last look: a way to be
    * granted when it goes, without looking again (see `Succession`).
    */
-  standBy?(mine: QueueNode): Standby<P>;
+  standBy?(mine: OwnNode): Standby<P>;
 }
 
 /** A grant that needs no look (see `QueueDriver.standBy`). */
@@ -86,15 +77,13 @@ export interface JoinOptions<P = unknown> {
 }
 
 /** The state of one `join` across its looks at the queue. */
-interface Attempt {
+interface Attempt extends Waiter {
   readonly dir: string;
   readonly id: string;
   readonly prefix: string;
-  mine: QueueNode | undefined;
+  mine: OwnNode | undefined;
   /** Session of a create whose reply was lost: the node may exist; find it before creating again. */
   unknownCreate: string | undefined;
-  /** Ends the current wait for the predecessor early (our own node changed). */
-  wake: (() => void) | undefined;
   /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
   inFlight: Promise<unknown> | undefined;
 }
@@ -108,8 +97,6 @@ const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** How long a stopped `join` waits for a look that is still unanswered (many round trips, also on a loaded machine) before giving up in the background. */
 const IN_FLIGHT_GRACE_MS = 250;
 
@@ -120,13 +107,8 @@ function withGrace(work: Promise<void>, ms: number): Promise<void> {
   return Promise.race([work, grace]).finally(() => clearTimeout(timer));
 }
 
-function granted<P>(dir: string, mine: QueueNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
+function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
   return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched };
-}
-
-/** A request failure after which the loop should simply look again once connected. */
-function isRetryable(error: unknown): boolean {
-  return error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone);
 }
 
 /**
@@ -141,6 +123,7 @@ export class FairQueue {
   private readonly foreign = new Set<string>();
 
   private readonly removal: NodeRemoval;
+  private readonly lostCreate: LostCreate;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -149,6 +132,7 @@ export class FairQueue {
     logger?: QueueLogger,
   ) {
     this.removal = new NodeRemoval(session, logger);
+    this.lostCreate = new LostCreate(session, this.removal);
   }
 
   /**
@@ -161,7 +145,16 @@ export class FairQueue {
   async join<P = never>(dir: string, options: JoinOptions<P> = {}): Promise<QueueEntry<P> | undefined> {
     const driver = (options.driver ?? LOCK_DRIVER) as QueueDriver<P>;
     const id = randomUUID();
-    const attempt: Attempt = { dir, id, prefix: queueNodePrefix(dir, id, this.marker), mine: undefined, unknownCreate: undefined, wake: undefined, inFlight: undefined };
+    const attempt: Attempt = {
+      dir,
+      id,
+      prefix: queueNodePrefix(dir, id, this.marker),
+      mine: undefined,
+      unknownCreate: undefined,
+      wake: undefined,
+      inFlight: undefined,
+      foreign: (path) => this.foreign.add(path),
+    };
     const control = WaitControl.create(dir, options.signal, options.waitMs);
     let waited = false;
     try {
@@ -183,7 +176,7 @@ export class FairQueue {
         const standby = place.predecessorLeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
-          departed = await this.waitForDeletion(place.predecessor, attempt, control);
+          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control);
         } finally {
           standby?.stop();
         }
@@ -232,7 +225,7 @@ export class FairQueue {
     attempt.mine = undefined;
     attempt.unknownCreate = undefined;
     if (mine) await this.leave(mine.path, mine.sessionId).catch((error: unknown) => this.report(error));
-    else if (unknownCreate !== undefined) void this.removeUnknownCreate(dir, id, unknownCreate);
+    else if (unknownCreate !== undefined) void this.lostCreate.removeOrphan(dir, id, unknownCreate);
   }
 
   /**
@@ -249,7 +242,7 @@ export class FairQueue {
     let owned: Promise<boolean> | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
-        attempt.mine = await this.findOwnNode(attempt.dir, attempt.id, sessionId);
+        attempt.mine = await this.lostCreate.adopt(attempt.dir, attempt.id, sessionId);
         attempt.unknownCreate = undefined;
         return RETRY;
       }
@@ -290,7 +283,7 @@ export class FairQueue {
         return RETRY;
       }
       if (!isRetryable(error)) throw error;
-      await this.pause(control);
+      await pauseUnlessStopped(control);
       return RETRY;
     }
     const queue = sortQueue(listing.children, this.marker).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
@@ -304,7 +297,7 @@ export class FairQueue {
   }
 
   /** Ends the wait of `attempt` early, if `node` is still its node. */
-  private waker(attempt: Attempt, node: QueueNode): () => void {
+  private waker(attempt: Attempt, node: OwnNode): () => void {
     return () => {
       if (attempt.mine === node) attempt.wake?.();
     };
@@ -321,136 +314,5 @@ export class FairQueue {
   /** A failure that no caller waits for any more: never dropped silently. */
   private report(error: unknown): void {
     this.removal.report(error);
-  }
-
-  /** After a lost create reply: adopt the node carrying our uuid if our session owns it, else delete it. */
-  private async findOwnNode(dir: string, id: string, sessionId: string): Promise<QueueNode | undefined> {
-    let children: string[];
-    try {
-      // The server we reconnected to may lag behind the one that took our create: without the
-      // sync, the listing could miss a create that is applied a moment later, and we would create
-      // a second node behind an ephemeral of our own live session, stuck for good. After the sync
-      // (it goes through the leader) the listing shows every create of ours that was proposed;
-      // one still on its way through the old server is refused as SESSIONMOVED, since the session
-      // has moved.
-      await this.session.sync(dir);
-      ({ children } = await this.session.getChildren(dir));
-    } catch (error) {
-      // No directory, so no node of ours in it: the create never happened (or the container went
-      // since). Letting NONODE escape would make `join` look for the node again, forever.
-      if (ZooKeeperError.is(error, 'NONODE')) return undefined;
-      throw error;
-    }
-    // Every child with our uuid, not just the first listed: another session may hold one too (a
-    // session abandoned while the ensemble was unreachable, which the server kept alive, made it
-    // for this very acquisition), and the server lists children in no particular order. Stopping
-    // at a foreign one would leave ours behind, an orphan of our live session blocking the queue.
-    let own: { path: string; name: string } | undefined;
-    for (const name of children.filter((child) => child.startsWith(`_c_${id}-`))) {
-      const path = `${dir}/${name}`;
-      const stat = await this.session.exists(path);
-      if (stat?.ephemeralOwner === sessionId) own = { path, name };
-      // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
-      else if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.report(error));
-    }
-    if (!own) return undefined;
-    // The lost reply was the create's, so its setAcl never went out. A node we cannot protect
-    // is not used (an AclNotAppliedError tells why).
-    await this.session.secure(own.path).catch(async (error: unknown) => {
-      await this.leave(own.path, sessionId).catch((failure: unknown) => this.report(failure));
-      throw error;
-    });
-    return { ...own, sessionId };
-  }
-
-  /**
-   * The caller gave up while a create's outcome was unknown: make sure no orphan stays. In the
-   * background, for as long as the session may live (a new session means the node, if any, is gone).
-   */
-  private async removeUnknownCreate(dir: string, id: string, sessionId: string): Promise<void> {
-    for (;;) {
-      try {
-        await this.session.waitForConnection();
-        if (this.session.sessionId !== sessionId) return;
-        const node = await this.findOwnNode(dir, id, sessionId);
-        if (node) await this.leave(node.path, node.sessionId);
-        return;
-      } catch (error) {
-        if (error instanceof SessionClosedError) return; // closing the session removed the node
-        if (!isRetryable(error)) return this.report(error);
-        if (isConnectedState(this.session.state)) await delay(20);
-      }
-    }
-  }
-
-  /**
-   * Waits until `path` is deleted (one-shot data watch), our session changes, our own node's
-   * watch fires, or `control` stops. Resolves true only when the watch reported the deletion in
-   * order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
-   * nodes changed while we were away all at once, in no particular order: the deletion of our own
-   * node, or a change of what a standby watches, may then come after the predecessor's.)
-   * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
-   * `exists` watch would wait forever for a creation that never comes).
-   */
-  private waitForDeletion(path: string, attempt: Attempt, control: WaitControl | undefined): Promise<boolean> {
-    const sessionId = attempt.mine!.sessionId;
-    return new Promise<boolean>((resolve, reject) => {
-      let settled = false;
-      let inOrder = true;
-      let subscription: Subscription | undefined;
-      let stopListening: (() => void) | undefined;
-      const finish = (error?: unknown, departed = false) => {
-        if (settled) return; // stale watch callbacks and late replies land here
-        settled = true;
-        attempt.wake = undefined;
-        subscription?.unsubscribe();
-        stopListening?.();
-        if (error === undefined) resolve(departed && inOrder);
-        else reject(error);
-      };
-      // state$ replays the current state synchronously, so `finish` may run inside subscribe().
-      subscription = this.session.state$.subscribe((change) => {
-        // A suspended session keeps its watches (the C client re-registers them on reconnection);
-        // an expired or replaced one does not, and our node went with it.
-        if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) {
-          finish();
-        }
-        if (!isConnectedState(change.state)) inOrder = false;
-      });
-      if (settled) {
-        subscription.unsubscribe();
-        return;
-      }
-      attempt.wake = () => finish();
-      if (control) {
-        stopListening = control.onStop(() => finish(control.reason));
-        if (control.stopped) finish(control.reason);
-      }
-      this.session.getData(path, (event) => finish(undefined, event.type === 'deleted')).then(({ stat }) => {
-        // A persistent node named like a queue node (made by hand) would never go away: waiting
-        // for it would block forever. It holds nothing; skip it from now on and look again.
-        if (!isSessionOwned(stat.ephemeralOwner)) {
-          this.foreign.add(path);
-          finish();
-        }
-      }, (error: unknown) => {
-        if (ZooKeeperError.is(error, 'NONODE') || isRetryable(error)) finish();
-        else finish(error);
-      });
-    });
-  }
-
-  /** A short pause after a retryable failure, so that a state change can land; interrupted by `control`. */
-  private pause(control: WaitControl | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(done, 20);
-      const stopListening = control?.onStop(done);
-      function done() {
-        clearTimeout(timer);
-        stopListening?.();
-        if (control?.stopped) reject(control.reason);
-        else resolve();
-      }
-    });
   }
 }

@@ -21,6 +21,15 @@ export interface QueueNode {
 
 export type QueueMarker = 'lock' | 'n';
 
+/** Our own node in a queue: the one a join created, or adopted after its create's reply was lost. */
+export interface OwnNode {
+  readonly path: string;
+  /** Its name in the directory (`_c_<uuid>-<marker>-<seq10>`). */
+  readonly name: string;
+  /** The session that owns it: the node dies with it. */
+  readonly sessionId: string;
+}
+
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n)-(-?\d{1,11})$/;
 
 /**

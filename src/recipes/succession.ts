@@ -1,6 +1,7 @@
 import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { QueueDriver, QueueNode, Standby } from './fair-queue.js';
+import type { QueueDriver, Standby } from './fair-queue.js';
+import type { OwnNode } from './queue-node.js';
 import { electionToken } from './fencing.js';
 
 /** A read kept fresh under a watch while a successor stands by (see `ReadyState.standby`). */
@@ -70,7 +71,7 @@ export class Succession<P> implements QueueDriver<P> {
   }
 
   /** Reads our node's stat and leaves a watch on it, unless one stands; false if it is gone or not ours. */
-  checkOwnNode(mine: QueueNode, wake: () => void): Promise<boolean> | undefined {
+  checkOwnNode(mine: OwnNode, wake: () => void): Promise<boolean> | undefined {
     if (this.node?.path === mine.path && this.node.watched) return undefined;
     const node: WatchedNode = (this.node = { path: mine.path, sessionId: mine.sessionId, watched: false });
     const read = this.session.exists(node.path, (event) => {
@@ -91,7 +92,7 @@ export class Succession<P> implements QueueDriver<P> {
   }
 
   /** Behind the head: the standing read, and a grant on its in-order departure if our watch still stands. */
-  standBy(mine: QueueNode): Standby<P> {
+  standBy(mine: OwnNode): Standby<P> {
     const read = this.reads.standby();
     return {
       stop: () => read.stop(),

@@ -72,3 +72,17 @@ export class WaitControl {
     if (this.onCallerAbort) this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
   }
 }
+
+/** A short pause after a retryable failure, so that a state change can land; interrupted by `control`. */
+export function pauseUnlessStopped(control: WaitControl | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(done, 20);
+    const stopListening = control?.onStop(done);
+    function done() {
+      clearTimeout(timer);
+      stopListening?.();
+      if (control?.stopped) reject(control.reason);
+      else resolve();
+    }
+  });
+}

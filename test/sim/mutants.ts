@@ -30,7 +30,7 @@ export interface Mutant {
 }
 
 /** Where `join` decides on a succession grant after a wake; the no-relist mutant grants just before it. */
-const SUCCESSION_GRANT = 'if (standby && departed && mine.watched && this.session.sessionId === mine.sessionId) {';
+const SUCCESSION_GRANT = 'const grant = departed ? standby?.grant() : undefined;';
 
 export const MUTANTS: readonly Mutant[] = [
   {
@@ -51,7 +51,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-without-sync',
     defect:
       'After a lost create reply, the listing that looks for our node is not preceded by sync(dir): on a lagging server it misses the create, which lands later, and join makes a second node that waits behind the first, a live ephemeral of its own session, for good: every acquisition (and election) completes once the holder ahead releases.',
-    patches: [{ file: 'recipes/fair-queue.js', find: 'await this.session.sync(dir);', replace: '' }],
+    patches: [{ file: 'recipes/lost-create.js', find: 'await this.session.sync(dir);', replace: '' }],
   },
   {
     // As before 7f349b9: leave retried the delete until it went through or the session was replaced.
@@ -105,7 +105,7 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: 'recipes/fair-queue.js',
         find: SUCCESSION_GRANT,
-        replace: `if (departed && !standby) return granted(dir, mine, mine.czxid ?? (await this.session.exists(dir)).pzxid, waited, options.prefetch?.());\n${SUCCESSION_GRANT}`,
+        replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken(await this.session.exists(dir)), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
       },
     ],
   },
@@ -114,7 +114,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-unchecked-owner',
     defect:
       "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
-    patches: [{ file: 'recipes/fair-queue.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
+    patches: [{ file: 'recipes/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
   },
   {
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
