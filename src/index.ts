@@ -7,16 +7,16 @@ export { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
 export { LockService, type OnBusy, type WithLockOptions } from './services/lock.service.js';
 export { HeldLock } from './services/held-lock.js';
 export { WithLock, type LockNameSource, type WithLockDecoratorOptions } from './decorators/with-lock.decorator.js';
-export { Lease } from './recipes/lease.js';
-export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/distributed-lock.js';
-export type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from './recipes/ready-state.js';
+export { Lease } from './recipes/lock/lease.js';
+export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/lock/lock-client.js';
+export type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from './recipes/ready/ready-state.js';
 export { LeaderService } from './services/leader.service.js';
 export { LeaderOnly } from './decorators/leader-only.decorator.js';
 export { OnLeaderRecovery } from './decorators/on-leader-recovery.decorator.js';
-export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger } from './recipes/leader-election.js';
-export { LeaderSection } from './recipes/leader-work.js';
-export type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
-export type { Election } from './recipes/leader-election.js';
+export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger } from './recipes/election/leader-election.js';
+export { LeaderSection } from './recipes/election/leader-work.js';
+export type { LeaderSuspendPolicy } from './recipes/election/leadership-term.js';
+export type { Election } from './recipes/election/leader-election.js';
 
 export { ZkLockEvents } from './observability/zk-lock-events.js';
 export {

@@ -1,4 +1,4 @@
-import type { LeaderSuspendPolicy } from './recipes/leadership-term.js';
+import type { LeaderSuspendPolicy } from './recipes/election/leadership-term.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
 import { DEFAULT_MAX_RECORD_BYTES, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 

@@ -2,8 +2,8 @@ import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { electionToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
-import { sortQueue, type QueueMarker } from '../recipes/queue-node.js';
-import { ReadyState } from '../recipes/ready-state.js';
+import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
+import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/zk-client.js';
 

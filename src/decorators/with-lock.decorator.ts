@@ -1,6 +1,6 @@
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
-import type { RecoveryHandler } from '../recipes/ready-state.js';
+import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { LockService, validateWithLockOptions, type WithLockOptions } from '../services/lock.service.js';
 import { WITH_LOCK_METADATA } from '../zk-lock.constants.js';
 import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';

@@ -1,5 +1,5 @@
-import type { LeadershipEvent } from '../recipes/leadership-events.js';
-import type { LockEvent } from '../recipes/lock-events.js';
+import type { LeadershipEvent } from '../recipes/election/leadership-events.js';
+import type { LockEvent } from '../recipes/lock/lock-events.js';
 import type { SessionEvent } from '../zookeeper/session-state.js';
 import type { EventSink } from './event-sink.js';
 
@@ -16,8 +16,8 @@ export type {
   LockReleasedEvent,
   LockTimeoutEvent,
   LockWaitStartedEvent,
-} from '../recipes/lock-events.js';
-export type { LeadershipEvent, LeadershipGainedEvent, LeadershipLostEvent, LeadershipRecoveryEvent } from '../recipes/leadership-events.js';
+} from '../recipes/lock/lock-events.js';
+export type { LeadershipEvent, LeadershipGainedEvent, LeadershipLostEvent, LeadershipRecoveryEvent } from '../recipes/election/leadership-events.js';
 export type { SessionEvent, SessionStateEvent } from '../zookeeper/session-state.js';
 
 /** Everything `ZkLockEvents.events$` emits and the diagnostics channels carry, discriminated by `type`. */

@@ -1,6 +1,6 @@
-import type { SectionHandle } from '../recipes/guarded-section.js';
-import type { Lease } from '../recipes/lease.js';
-import type { InterruptedSection } from '../recipes/ready-state.js';
+import type { SectionHandle } from '../recipes/ready/guarded-section.js';
+import type { Lease } from '../recipes/lock/lease.js';
+import type { InterruptedSection } from '../recipes/ready/ready-state.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LeaderSection } from '../recipes/leader-work.js';
+import type { LeaderSection } from '../recipes/election/leader-work.js';
 
 /**
  * The leader section the current async call chain runs in (`@LeaderOnly` methods and

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
-import type { RecoveryHandler } from '../recipes/ready-state.js';
+import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { LeaderService } from './leader.service.js';
 import { ZkLockMetadataAccessor } from './zk-lock-metadata.accessor.js';
 

@@ -7,9 +7,9 @@ import {
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
-import type { Election } from '../recipes/leader-election.js';
-import type { LeaderSection } from '../recipes/leader-work.js';
-import type { RecoveryHandler } from '../recipes/ready-state.js';
+import type { Election } from '../recipes/election/leader-election.js';
+import type { LeaderSection } from '../recipes/election/leader-work.js';
+import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { leaderContext } from './leader-context.js';

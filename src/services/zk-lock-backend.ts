@@ -1,10 +1,10 @@
 import { Logger, type Provider } from '@nestjs/common';
 import type { ZkLockEventSink } from '../observability/zk-lock-event.js';
 import { ZkLockEventHub } from '../observability/zk-lock-events.js';
-import type { LockRecipe } from '../recipes/distributed-lock.js';
-import { LockClient } from '../recipes/distributed-lock.js';
-import type { Election } from '../recipes/leader-election.js';
-import { LeaderElection, type LeaderElectionOptions } from '../recipes/leader-election.js';
+import type { LockRecipe } from '../recipes/lock/lock-client.js';
+import { LockClient } from '../recipes/lock/lock-client.js';
+import type { Election } from '../recipes/election/leader-election.js';
+import { LeaderElection, type LeaderElectionOptions } from '../recipes/election/leader-election.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';

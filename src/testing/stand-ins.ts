@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { ZkLockEventSink } from '../observability/zk-lock-event.js';
-import { LockClient } from '../recipes/distributed-lock.js';
-import { ensurePath } from '../recipes/ensure-path.js';
-import { queueNodePrefix } from '../recipes/queue-node.js';
-import { ReadyState, type InterruptedSection } from '../recipes/ready-state.js';
+import { LockClient } from '../recipes/lock/lock-client.js';
+import { ensurePath } from '../recipes/queue/ensure-path.js';
+import { queueNodePrefix } from '../recipes/queue/queue-node.js';
+import { ReadyState, type InterruptedSection } from '../recipes/ready/ready-state.js';
 import { basenameOf } from '../recipes/znode-paths.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { TestingEnsemble } from './testing-ensemble.js';

@@ -1,9 +1,9 @@
 import type { Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
-import type { Election } from '../recipes/leader-election.js';
-import type { LeaderElectionLogger } from '../recipes/leader-election.js';
-import type { LeaderSection } from '../recipes/leader-work.js';
-import type { RecoveryHandler } from '../recipes/ready-state.js';
+import type { Election } from '../recipes/election/leader-election.js';
+import type { LeaderElectionLogger } from '../recipes/election/leader-election.js';
+import type { LeaderSection } from '../recipes/election/leader-work.js';
+import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import type { ZkLockBackend } from '../services/zk-lock-backend.js';
 import type { StandIns } from './stand-ins.js';
 

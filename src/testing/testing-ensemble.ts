@@ -1,6 +1,6 @@
 import { clearInterval, setInterval } from 'node:timers';
 import type { ZkLockEventSink } from '../observability/zk-lock-event.js';
-import { sortQueue, type QueueMarker } from '../recipes/queue-node.js';
+import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { RealTimeClock } from '../zookeeper/simulated/real-time-clock.js';
 import { SimulatedEnsemble } from '../zookeeper/simulated/simulated-ensemble.js';

@@ -13,28 +13,31 @@ import { importCycles, sourceGraph } from '../support/import-graph.js';
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src');
 
 /**
- * Bottom to top; a module belongs to the first layer with a prefix of its path. Entry points
- * (the module, the health indicator, the CLI, the testing kit) sit on top.
+ * Bottom to top; a module belongs to the first layer with a pattern matching its path. Entry
+ * points (the module, the health indicator, the CLI, the testing kit) sit on top.
  */
-const LAYERS: readonly { readonly name: string; readonly prefixes: readonly string[] }[] = [
+const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegExp[] }[] = [
   // The diagnostics-channel sink knows channel names, not events: every layer can report through it.
-  { name: 'errors', prefixes: ['errors/', 'observability/event-sink.ts'] },
-  { name: 'zookeeper', prefixes: ['zookeeper/'] },
-  { name: 'recipes', prefixes: ['recipes/'] },
+  { name: 'errors', patterns: [/^errors\//, /^observability\/event-sink\.ts$/] },
+  { name: 'zookeeper', patterns: [/^zookeeper\//] },
+  // Shared by every recipe: paths, names, the fencing token, back-off.
+  { name: 'recipes: common', patterns: [/^recipes\/[^/]+\.ts$/] },
+  { name: 'recipes: queue and ready state', patterns: [/^recipes\/(queue|ready)\//] },
+  { name: 'recipes: lock and election', patterns: [/^recipes\/(lock|election)\//] },
   {
     name: 'configuration and events',
-    prefixes: ['observability/', 'zk-lock.constants.ts', 'zk-lock.options.ts', 'zk-lock.options-validator.ts', 'zk-lock.module-definition.ts'],
+    patterns: [/^observability\//, /^zk-lock\.(constants|options|options-validator|module-definition)\.ts$/],
   },
-  { name: 'services', prefixes: ['services/'] },
-  { name: 'decorators', prefixes: ['decorators/'] },
-  { name: 'entry points', prefixes: ['zk-lock.module.ts', 'index.ts', 'health/', 'cli/', 'testing/'] },
+  { name: 'services', patterns: [/^services\//] },
+  { name: 'decorators', patterns: [/^decorators\//] },
+  { name: 'entry points', patterns: [/^zk-lock\.module\.ts$/, /^index\.ts$/, /^health\//, /^cli\//, /^testing\//] },
 ];
 
 /** The layers whose code must run without Nest (a bare `LockClient`, the CLI). */
-const FREE_OF_NEST = ['errors', 'zookeeper', 'recipes'];
+const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'recipes: common', 'recipes: queue and ready state', 'recipes: lock and election']);
 
 function layerOf(file: string): number {
-  const index = LAYERS.findIndex((layer) => layer.prefixes.some((prefix) => file.startsWith(prefix)));
+  const index = LAYERS.findIndex((layer) => layer.patterns.some((pattern) => pattern.test(file)));
   assert.ok(index >= 0, `${file} belongs to no layer: add it to LAYERS`);
   return index;
 }
@@ -44,8 +47,8 @@ describe('source layers', () => {
 
   it('finds the sources', () => {
     assert.ok(graph.size > 50, `${graph.size} modules under ${SRC}`);
-    assert.ok(graph.get('recipes/fair-queue.ts')?.has('zookeeper/session-state.ts'), 'a value import');
-    assert.ok(graph.get('recipes/ready-state.ts')?.has('zookeeper/types.ts'), 'a type-only import (`import type { Watcher }`)');
+    assert.ok(graph.get('recipes/queue/fair-queue.ts')?.has('zookeeper/session-state.ts'), 'a value import');
+    assert.ok(graph.get('recipes/ready/ready-state.ts')?.has('zookeeper/types.ts'), 'a type-only import (`import type { Watcher }`)');
   });
 
   it('imports only from the same layer or below', () => {
@@ -58,13 +61,22 @@ describe('source layers', () => {
     assert.deepEqual(upward, []);
   });
 
+  it('keeps the lock and the election apart (each stands on the queue and the ready state alone)', () => {
+    const crossing = [...graph].flatMap(([file, imports]) => {
+      const [, recipe] = /^recipes\/(lock|election)\//.exec(file) ?? [];
+      const other = recipe === 'lock' ? 'recipes/election/' : 'recipes/lock/';
+      return recipe ? [...imports].filter((imported) => imported.startsWith(other)).map((imported) => `${file} imports ${imported}`) : [];
+    });
+    assert.deepEqual(crossing, []);
+  });
+
   it('has no import cycle', () => {
     assert.deepEqual(importCycles(graph).map((cycle) => cycle.join(' -> ')), []);
   });
 
-  it(`keeps ${FREE_OF_NEST.join(', ')} free of @nestjs`, () => {
+  it('keeps errors, zookeeper and the recipes free of @nestjs', () => {
     const offenders = [...graph.keys()].filter(
-      (file) => FREE_OF_NEST.includes(LAYERS[layerOf(file)]!.name) && /from\s+['"]@nestjs\//.test(fs.readFileSync(path.join(SRC, file), 'utf8')),
+      (file) => FREE_OF_NEST.has(LAYERS[layerOf(file)]!.name) && /from\s+['"]@nestjs\//.test(fs.readFileSync(path.join(SRC, file), 'utf8')),
     );
     assert.deepEqual(offenders, []);
   });

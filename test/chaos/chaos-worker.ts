@@ -25,7 +25,7 @@ import { LeaderOnly } from '../../src/decorators/leader-only.decorator.js';
 import { OnLeaderRecovery } from '../../src/decorators/on-leader-recovery.decorator.js';
 import { WithLock } from '../../src/decorators/with-lock.decorator.js';
 import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
-import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready/ready-state.js';
 import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';

@@ -4,7 +4,7 @@
  * opened here, after the last worker exited (no child can inherit its socket).
  */
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
-import { parseQueueNode } from '../../src/recipes/queue-node.js';
+import { parseQueueNode } from '../../src/recipes/queue/queue-node.js';
 import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { sleep } from '../support/wait.js';

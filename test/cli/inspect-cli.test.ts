@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { InspectedLock, InspectedElection, Inspection } from '../../src/cli/inspect.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
-import type { Lease } from '../../src/recipes/lease.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
-import type { GuardedSection } from '../../src/recipes/guarded-section.js';
-import { ReadyState } from '../../src/recipes/ready-state.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { Lease } from '../../src/recipes/lock/lease.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
+import type { GuardedSection } from '../../src/recipes/ready/guarded-section.js';
+import { ReadyState } from '../../src/recipes/ready/ready-state.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { firstHostPort, randomRoot, SessionPool, sharedConnectString } from '../fixtures/session-helpers.js';
 import { waitFor, withTimeout } from '../support/wait.js';

@@ -3,7 +3,7 @@
  * elections that are always closed, a recorder of `isLeader$` values on one global sequence, and
  * a way to make the server expire a session now. Every wait is bounded.
  */
-import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/leader-election.js';
+import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/election/leader-election.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../src/zookeeper/zk-session-client.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/hand-over-rehearsal.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/election/hand-over-rehearsal.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
 import type { Asker, WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { sharedConnect, testRoot } from './election-cluster.js';

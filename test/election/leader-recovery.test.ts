@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
-import type { LeaderElection } from '../../src/recipes/leader-election.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { LeaderElection } from '../../src/recipes/election/leader-election.js';
+import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { sleep, waitFor, withTimeout } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';

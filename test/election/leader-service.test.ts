@@ -14,7 +14,7 @@ import { OnLeaderRecovery } from '../../src/decorators/on-leader-recovery.decora
 import { DecoratorMisuseError } from '../../src/errors/decorator-misuse.error.js';
 import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';

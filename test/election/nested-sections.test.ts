@@ -14,7 +14,7 @@ import { afterEach, describe, it } from 'node:test';
 import { LeaderOnly } from '../../src/decorators/leader-only.decorator.js';
 import { OnLeaderRecovery } from '../../src/decorators/on-leader-recovery.decorator.js';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { ZkLockTesting, ZkLockTestingModule } from '../../src/testing/index.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';

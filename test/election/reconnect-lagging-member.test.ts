@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Logger } from '@nestjs/common';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';

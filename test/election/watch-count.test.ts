@@ -11,10 +11,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
-import { FairQueue } from '../../src/recipes/fair-queue.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
-import { LeaderTracker } from '../../src/recipes/leader-tracker.js';
-import { Succession } from '../../src/recipes/succession.js';
+import { FairQueue } from '../../src/recipes/queue/fair-queue.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
+import { LeaderTracker } from '../../src/recipes/election/leader-tracker.js';
+import { Succession } from '../../src/recipes/election/succession.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

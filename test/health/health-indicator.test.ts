@@ -15,7 +15,7 @@ import { ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService, TerminusModule } from '@nestjs/terminus';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { ZkLockHealthIndicator, type ZkLockHealthDetails } from '../../src/health/index.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { ZkSession } from '../../src/zookeeper/zk-session.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { INestApplicationContext } from '@nestjs/common';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
-import { parseRecord } from '../../src/recipes/ready-record.js';
+import { parseRecord } from '../../src/recipes/ready/ready-record.js';
 import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { LockService } from '../../src/services/lock.service.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';

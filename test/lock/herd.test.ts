@@ -9,9 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
-import { ensurePath } from '../../src/recipes/ensure-path.js';
-import type { Lease } from '../../src/recipes/lease.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
+import type { Lease } from '../../src/recipes/lock/lease.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { sleep, waitFor, withTimeout } from '../support/wait.js';

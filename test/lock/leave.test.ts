@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { QueueNodeNotRemovedError } from '../../src/errors/queue-node-not-removed.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Module, type DynamicModule, type INestApplicationContext, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
-import { sortQueue } from '../../src/recipes/queue-node.js';
+import { sortQueue } from '../../src/recipes/queue/queue-node.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';

@@ -10,8 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
-import { ensurePath } from '../../src/recipes/ensure-path.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';

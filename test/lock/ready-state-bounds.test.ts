@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { RepeatedConnectionLossError } from '../../src/errors/repeated-connection-loss.error.js';
-import { ReadyState, type SectionOwner } from '../../src/recipes/ready-state.js';
+import { ReadyState, type SectionOwner } from '../../src/recipes/ready/ready-state.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';

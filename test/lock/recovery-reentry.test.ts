@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { describe, it } from 'node:test';
 import { WithLock } from '../../src/decorators/with-lock.decorator.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { withTimeout } from '../support/wait.js';
 import { lockAppSuite, queueNodes, testRoot } from './lock-test-kit.js';

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
 import type { ZkLockEvent } from '../../src/observability/zk-lock-event.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { withTimeout } from '../support/wait.js';
 import { lockAppSuite, openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
 

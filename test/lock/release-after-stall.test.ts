@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
-import type { Lease } from '../../src/recipes/lease.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { Lease } from '../../src/recipes/lock/lease.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';

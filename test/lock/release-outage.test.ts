@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { SessionState } from '../../src/zookeeper/session-state.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { FaultySession } from '../support/faulty-session.js';

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';

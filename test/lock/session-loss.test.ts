@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';

@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { describe, it } from 'node:test';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';

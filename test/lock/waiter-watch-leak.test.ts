@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
-import { LockClient } from '../../src/recipes/distributed-lock.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { ZkSession } from '../../src/zookeeper/zk-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { fourLetterWord } from '../support/zk-server.js';

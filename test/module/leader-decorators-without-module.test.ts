@@ -11,7 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import { describe, it } from 'node:test';
 import { LeaderOnly } from '../../src/decorators/leader-only.decorator.js';
 import { OnLeaderRecovery } from '../../src/decorators/on-leader-recovery.decorator.js';
-import type { InterruptedSection } from '../../src/recipes/ready-state.js';
+import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 
 @Injectable()
 class NightlyReport {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseQueueNode, sortQueue } from '../../src/recipes/queue-node.js';
+import { parseQueueNode, sortQueue } from '../../src/recipes/queue/queue-node.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;

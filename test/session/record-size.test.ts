@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { RecordTooLargeError } from '../../src/errors/record-too-large.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
-import { ReadyState } from '../../src/recipes/ready-state.js';
+import { ReadyState } from '../../src/recipes/ready/ready-state.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../src/zookeeper/types.js';
 import { randomRoot, SessionPool, StateRecorder } from '../fixtures/session-helpers.js';
 import { withTimeout } from '../support/wait.js';

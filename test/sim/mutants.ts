@@ -40,7 +40,7 @@ export const MUTANTS: readonly Mutant[] = [
       'A queue node whose ephemeralOwner starts with ff (any session of a server with id 255) or is 8000000000000000 is taken for a persistent look-alike and skipped, so a waiter behind such a holder is granted too: no two holders of a lock (and leaders never overlap).',
     patches: [
       {
-        file: 'recipes/queue-node.js',
+        file: 'recipes/queue/queue-node.js',
         find: "return ephemeralOwner !== '0';",
         replace: 'return !/^(0|8000000000000000|ff[0-9a-f]{14})$/.test(ephemeralOwner);',
       },
@@ -51,7 +51,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-without-sync',
     defect:
       'After a lost create reply, the listing that looks for our node is not preceded by sync(dir): on a lagging server it misses the create, which lands later, and join makes a second node that waits behind the first, a live ephemeral of its own session, for good: every acquisition (and election) completes once the holder ahead releases.',
-    patches: [{ file: 'recipes/lost-create.js', find: 'await this.session.sync(dir);', replace: '' }],
+    patches: [{ file: 'recipes/queue/lost-create.js', find: 'await this.session.sync(dir);', replace: '' }],
   },
   {
     // As before 7f349b9: leave retried the delete until it went through or the session was replaced.
@@ -60,7 +60,7 @@ export const MUTANTS: readonly Mutant[] = [
       'Leaving the queue (release, shutdown, a give-up) waits for the delete to go through, however long the ensemble stays unreachable, instead of resolving once the session is lost: every release and close resolves within the session timeout.',
     patches: [
       {
-        file: 'recipes/node-removal.js',
+        file: 'recipes/queue/node-removal.js',
         find: 'return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);',
         replace: 'return this.deleteThroughOutages(path, sessionId);',
       },
@@ -87,7 +87,7 @@ export const MUTANTS: readonly Mutant[] = [
       'The queue is ordered by comparing whole node names as strings, so the random uuid prefix, not the sequence number, decides who heads it, and a newcomer can sort ahead of the holder: no two holders of a lock, leaders never overlap.',
     patches: [
       {
-        file: 'recipes/queue-node.js',
+        file: 'recipes/queue/queue-node.js',
         find: 'return (a.sequence - b.sequence) | 0 || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);',
         replace: 'return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;',
       },
@@ -103,7 +103,7 @@ export const MUTANTS: readonly Mutant[] = [
       "A waiter woken by its predecessor's deletion takes itself for the head without listing the queue again, so when that predecessor was a waiter that gave up (timed out, aborted, lost its session) rather than the holder, it is granted while the holder still holds: no two holders of a lock, leaders never overlap.",
     patches: [
       {
-        file: 'recipes/fair-queue.js',
+        file: 'recipes/queue/fair-queue.js',
         find: SUCCESSION_GRANT,
         replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken(await this.session.exists(dir)), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
       },
@@ -114,7 +114,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-unchecked-owner',
     defect:
       "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
-    patches: [{ file: 'recipes/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
+    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
   },
   {
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
@@ -123,7 +123,7 @@ export const MUTANTS: readonly Mutant[] = [
       'Ready-record writes (entering, checkpointing, completing a guarded section, a leader taking over) go out with version -1, so a stale holder that lost its lease without knowing overwrites the record of the holder after it: interrupted guarded sections are repaired exactly once, and the record never goes back to an older token.',
     patches: [
       {
-        file: 'recipes/ready-state.js',
+        file: 'recipes/ready/ready-state.js',
         find: 'this.client.setData(this.path, encode(record), version)',
         replace: 'this.client.setData(this.path, encode(record), -1)',
       },
@@ -138,8 +138,8 @@ export const MUTANTS: readonly Mutant[] = [
     defect:
       'After a reconnection (or a grant while disconnected), leadership is reported before the getData that checks our node still exists and is ours, so a leader whose node was deleted meanwhile, with a successor already leading, reports leadership until that check fails: leaders never overlap.',
     patches: [
-      { file: 'recipes/leadership-term.js', find: 'this.checkOwnNode(attempt, proven);', replace: 'this.checkOwnNode(attempt, true);' },
-      { file: 'recipes/leadership-term.js', find: 'await owned;', replace: 'void owned;' },
+      { file: 'recipes/election/leadership-term.js', find: 'this.checkOwnNode(attempt, proven);', replace: 'this.checkOwnNode(attempt, true);' },
+      { file: 'recipes/election/leadership-term.js', find: 'await owned;', replace: 'void owned;' },
     ],
   },
 ];

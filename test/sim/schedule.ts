@@ -4,8 +4,8 @@
  * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
  * end-state and liveness checks.
  */
-import { rehearseHandOverOnce } from '../../src/recipes/hand-over-rehearsal.js';
-import { LeaderElection } from '../../src/recipes/leader-election.js';
+import { rehearseHandOverOnce } from '../../src/recipes/election/hand-over-rehearsal.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
 import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';

@@ -9,8 +9,8 @@
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
-import type { LeaderSection } from '../../src/recipes/leader-work.js';
-import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready-state.js';
+import type { LeaderSection } from '../../src/recipes/election/leader-work.js';
+import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready/ready-state.js';
 import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService, type WithLockOptions } from '../../src/services/lock.service.js';

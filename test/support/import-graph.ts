@@ -33,7 +33,7 @@ export type SourceGraph = ReadonlyMap<string, ReadonlySet<string>>;
 /**
  * The import graph of the `.ts` files under `root`, type-only imports included (tsc erases
  * those, so `importGraph` on the build cannot see them). Keys and values are paths relative to
- * `root`, with `/` separators (`recipes/fair-queue.ts`).
+ * `root`, with `/` separators (`recipes/queue/fair-queue.ts`).
  */
 export function sourceGraph(root: string): SourceGraph {
   const graph = new Map<string, Set<string>>();

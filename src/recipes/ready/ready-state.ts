@@ -1,13 +1,13 @@
-import { LockLostError } from '../errors/lock-lost.error.js';
-import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { Watcher } from '../zookeeper/types.js';
-import type { ZkClient } from '../zookeeper/zk-client.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
+import { LockLostError } from '../../errors/lock-lost.error.js';
+import { RecoveryFailedError } from '../../errors/recovery-failed.error.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import type { Watcher } from '../../zookeeper/types.js';
+import type { ZkClient } from '../../zookeeper/zk-client.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
 import { GuardedSection, sessionGone } from './guarded-section.js';
 import { encode, parseRecord, type InterruptedSection, type ReadyRead, type ReadyRecord } from './ready-record.js';
 import { WriteRetry } from './write-retry.js';
-import { znodePaths } from './znode-paths.js';
+import { znodePaths } from '../znode-paths.js';
 
 export type { InterruptedSection, ReadyRead } from './ready-record.js';
 

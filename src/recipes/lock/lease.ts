@@ -1,5 +1,5 @@
-import { LockLostError } from '../errors/lock-lost.error.js';
-import type { QueueEntry } from './fair-queue.js';
+import { LockLostError } from '../../errors/lock-lost.error.js';
+import type { QueueEntry } from '../queue/fair-queue.js';
 
 /** What a lease asks of the recipe that granted it (`LockClient`). */
 export interface LeaseHost {

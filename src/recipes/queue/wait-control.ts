@@ -1,5 +1,5 @@
-import { LockAbortedError } from '../errors/lock-aborted.error.js';
-import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import { LockAbortedError } from '../../errors/lock-aborted.error.js';
+import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 
 /**
  * One AbortSignal for "stop waiting": the caller's signal or the wait timeout, whichever comes

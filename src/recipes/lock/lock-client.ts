@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import { LockAbortedError } from '../errors/lock-aborted.error.js';
-import type { LockLostError } from '../errors/lock-lost.error.js';
-import { LockTimeoutError } from '../errors/lock-timeout.error.js';
-import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { FairQueue, type QueueEntry } from './fair-queue.js';
-import type { SectionHandle } from './guarded-section.js';
+import { LockAbortedError } from '../../errors/lock-aborted.error.js';
+import type { LockLostError } from '../../errors/lock-lost.error.js';
+import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
+import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
+import type { SectionHandle } from '../ready/guarded-section.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { Lease, type LeaseHost } from './lease.js';
 import type { LockEvent, LockEventsByChannel } from './lock-events.js';
-import { validateLockName } from './lock-name.js';
-import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from './ready-state.js';
-import { znodePaths } from './znode-paths.js';
+import { validateLockName } from '../lock-name.js';
+import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from '../ready/ready-state.js';
+import { znodePaths } from '../znode-paths.js';
 
 export interface AcquireOptions {
   /** Give up after this long (`LockTimeoutError`); our queue node is removed. Default: wait. */

@@ -1,4 +1,4 @@
-import type { InterruptedSection } from './ready-record.js';
+import type { InterruptedSection } from '../ready/ready-record.js';
 
 /** Every lock event names the lock and its directory znode (`<root>/locks/<name>`). */
 interface LockEventBase {

@@ -1,23 +1,23 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { ElectionClosedError } from '../errors/election-closed.error.js';
-import { SessionClosedError } from '../errors/session-closed.error.js';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
-import { isConnectedState } from '../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { backoffDelay, pause } from './backoff.js';
-import { FairQueue, type QueueEntry } from './fair-queue.js';
+import { ElectionClosedError } from '../../errors/election-closed.error.js';
+import { SessionClosedError } from '../../errors/session-closed.error.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
+import { isConnectedState } from '../../zookeeper/session-state.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { backoffDelay, pause } from '../backoff.js';
+import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import { rehearseHandOverOnce, type RehearsalParticipant } from './hand-over-rehearsal.js';
 import { LeaderTracker } from './leader-tracker.js';
 import { LeaderWork, type LeaderSection, type LeaderTenure, type ReadyRead } from './leader-work.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
-import { validateLockName } from './lock-name.js';
-import { sortQueue } from './queue-node.js';
+import { validateLockName } from '../lock-name.js';
+import { sortQueue } from '../queue/queue-node.js';
 import { ReadyStandby } from './ready-standby.js';
-import { ReadyState, type RecoveryHandler } from './ready-state.js';
+import { ReadyState, type RecoveryHandler } from '../ready/ready-state.js';
 import { Succession, type OwnNodeWatch, type SuccessionReads } from './succession.js';
-import { znodePaths } from './znode-paths.js';
+import { znodePaths } from '../znode-paths.js';
 
 export interface LeaderElectionLogger {
   debug?(message: string): void;

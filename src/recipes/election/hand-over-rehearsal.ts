@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import type { EventSink } from '../observability/event-sink.js';
-import { InMemoryZooKeeper } from '../zookeeper/in-memory-zookeeper.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { ensurePath } from './ensure-path.js';
+import type { EventSink } from '../../observability/event-sink.js';
+import { InMemoryZooKeeper } from '../../zookeeper/in-memory-zookeeper.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { ensurePath } from '../queue/ensure-path.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
-import { queueNodePrefix } from './queue-node.js';
+import { queueNodePrefix } from '../queue/queue-node.js';
 
 /** What the rehearsal does with an election (`LeaderElection` has it; naming only this keeps the two files apart). */
 export interface RehearsedElection {

@@ -1,4 +1,4 @@
-import { CorruptStateError } from '../errors/corrupt-state.error.js';
+import { CorruptStateError } from '../../errors/corrupt-state.error.js';
 
 /** The ready znode's content (JSON): the state, and who wrote it under which token. */
 export interface ReadyRecord {

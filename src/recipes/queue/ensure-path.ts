@@ -1,6 +1,6 @@
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { parentOf } from './znode-paths.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { parentOf } from '../znode-paths.js';
 
 /**
  * Creates `path` (as `mode`) and any missing ancestors (persistent). Called only after a

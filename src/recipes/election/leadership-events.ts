@@ -1,4 +1,4 @@
-import type { InterruptedSection } from './ready-record.js';
+import type { InterruptedSection } from '../ready/ready-record.js';
 
 /** Every leadership event names the election, its directory znode and this process's identity. */
 interface LeadershipEventBase {

@@ -1,9 +1,9 @@
 import { BehaviorSubject, distinctUntilChanged, filter, Observable, type Subscription } from 'rxjs';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { isConnectedState } from '../zookeeper/session-state.js';
-import type { Watcher } from '../zookeeper/types.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { isSessionOwned, sortQueue } from './queue-node.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { isConnectedState } from '../../zookeeper/session-state.js';
+import type { Watcher } from '../../zookeeper/types.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
 
 /**
  * `leader$`: the identity stored in the node at the head of an election queue (the leader, or the

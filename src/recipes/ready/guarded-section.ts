@@ -1,5 +1,5 @@
-import { LockLostError } from '../errors/lock-lost.error.js';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { LockLostError } from '../../errors/lock-lost.error.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { InterruptedSection, ReadyRead, ReadyRecord } from './ready-record.js';
 import { holderGone } from './write-retry.js';
 

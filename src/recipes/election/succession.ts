@@ -1,8 +1,8 @@
-import type { Watcher, WatchEvent, ZkStat } from '../zookeeper/types.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { QueueDriver, Standby } from './fair-queue.js';
-import type { OwnNode } from './queue-node.js';
-import { electionToken } from './fencing.js';
+import type { Watcher, WatchEvent, ZkStat } from '../../zookeeper/types.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { QueueDriver, Standby } from '../queue/fair-queue.js';
+import type { OwnNode } from '../queue/queue-node.js';
+import { electionToken } from '../fencing.js';
 
 /** A read kept fresh under a watch while a successor stands by (see `ReadyState.standby`). */
 export interface StandingRead<P> {

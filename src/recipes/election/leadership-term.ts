@@ -1,12 +1,12 @@
 import type { Subscription } from 'rxjs';
-import { LeadershipLostError } from '../errors/leadership-lost.error.js';
-import { SessionClosedError } from '../errors/session-closed.error.js';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { isConnectedState, type SessionStateChange } from '../zookeeper/session-state.js';
-import type { WatchEvent } from '../zookeeper/types.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { backoffDelay, pause } from './backoff.js';
-import type { QueueEntry } from './fair-queue.js';
+import { LeadershipLostError } from '../../errors/leadership-lost.error.js';
+import { SessionClosedError } from '../../errors/session-closed.error.js';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { isConnectedState, type SessionStateChange } from '../../zookeeper/session-state.js';
+import type { WatchEvent } from '../../zookeeper/types.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import { backoffDelay, pause } from '../backoff.js';
+import type { QueueEntry } from '../queue/fair-queue.js';
 import type { LeaderTenure } from './leader-work.js';
 import type { OwnNodeWatch } from './succession.js';
 

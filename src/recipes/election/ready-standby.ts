@@ -1,5 +1,5 @@
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import type { ReadyRead, ReadyState } from './ready-state.js';
+import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ReadyRead, ReadyState } from '../ready/ready-state.js';
 import type { StandingRead } from './succession.js';
 
 /** The record under a standing watch. */
