@@ -41,11 +41,11 @@ export {
   type SessionStateEvent,
 } from './observability/zk-lock-event.js';
 
-export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/zk-session.js';
-export type { ZkSessionClient } from './zookeeper/zk-session-client.js';
-export type { ZkClient } from './zookeeper/zk-client.js';
+export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/supervised-session.js';
+export type { ZkSessionClient } from './zookeeper/session-requests.js';
+export type { ZkClient } from './zookeeper/requests.js';
 export type { SessionState, SessionStateChange } from './zookeeper/session-state.js';
-export type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
+export type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
 export {
   CREATOR_ALL_ACL,
   OPEN_ACL_UNSAFE,

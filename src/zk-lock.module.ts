@@ -10,7 +10,7 @@ import { zkLockEventProviders } from './services/zk-lock-events.provider.js';
 import { zkLockOptionsProvider, zkSessionProvider } from './services/zk-session.provider.js';
 import { ZkLockConfigurableModule } from './zk-lock.module-definition.js';
 import { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
-import { ZkSession } from './zookeeper/zk-session.js';
+import { ZkSession } from './zookeeper/supervised-session.js';
 
 /**
  * ZooKeeper-backed fair locks and leader election for Nest.

@@ -6,7 +6,7 @@ import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { validateLockName } from './recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
-import type { ClientLogLevel } from './zookeeper/zookeeper-client.js';
+import type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
 
 const LOG_LEVELS: readonly ClientLogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
 const MAX_INT32 = 2_147_483_647;
@@ -37,9 +37,9 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
 
 function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
   if (value === undefined) return ZK_LOCK_DEFAULTS.election;
-  if (value === null || typeof value !== 'object') throw new InvalidOptionsError('election', 'expected an object { name?, joinOnBootstrap?, suspendPolicy? }');
+  if (value === null || typeof value !== 'object') throw new InvalidOptionsError('election', 'expected an object { name?, joinOnBootstrap?, suspendPolicy?, warmUpHandOver? }');
   const defaults = ZK_LOCK_DEFAULTS.election;
-  const { name = defaults.name, joinOnBootstrap = defaults.joinOnBootstrap, suspendPolicy = defaults.suspendPolicy } = value as ZkLockElectionOptions;
+  const { name = defaults.name, joinOnBootstrap = defaults.joinOnBootstrap, suspendPolicy = defaults.suspendPolicy, warmUpHandOver = defaults.warmUpHandOver } = value as ZkLockElectionOptions;
   try {
     validateLockName(name);
   } catch (error) {
@@ -50,7 +50,8 @@ function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
   if (suspendPolicy !== 'immediate' && suspendPolicy !== 'deadline') {
     throw new InvalidOptionsError('election.suspendPolicy', `expected 'immediate' or 'deadline', got ${describeValue(suspendPolicy)}`);
   }
-  return { name, joinOnBootstrap, suspendPolicy };
+  if (typeof warmUpHandOver !== 'boolean') throw new InvalidOptionsError('election.warmUpHandOver', `expected true or false, got ${describeValue(warmUpHandOver)}`);
+  return { name, joinOnBootstrap, suspendPolicy, warmUpHandOver };
 }
 
 /**

@@ -5,7 +5,7 @@ import { validateLockName } from '../recipes/lock-name.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
-import type { ZkClient } from '../zookeeper/zk-client.js';
+import type { ZkClient } from '../zookeeper/requests.js';
 
 /** Version of the `Inspection` shape; bumped only on a breaking change. */
 export const INSPECTION_VERSION = 1;

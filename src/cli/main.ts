@@ -2,7 +2,7 @@
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 import { isConnectedState, type SessionState } from '../zookeeper/session-state.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 import { HELP, parseCommandLine, UsageError, type Command, type InspectCommand } from './args.js';
 import { inspect } from './inspect.js';
 import { renderText } from './render.js';

@@ -5,7 +5,7 @@ import { LeaderService } from '../services/leader.service.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionState } from '../zookeeper/session-state.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /** Options of one `ZkLockHealthIndicator.isHealthy()` check. */
 export interface ZkLockHealthCheckOptions {

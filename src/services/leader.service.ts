@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
+import { rehearseHandOverOnce } from '../recipes/election/hand-over-rehearsal.js';
 import type { Election } from '../recipes/election/leader-election.js';
 import type { LeaderSection } from '../recipes/election/leader-work.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
@@ -58,6 +59,7 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
     });
     this.elections.set(name, election);
     if (this.bootstrapped && this.options.election.joinOnBootstrap) election.join();
+    if (this.bootstrapped) this.warmUp();
     return election;
   }
 
@@ -130,8 +132,16 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
     // A configured default election takes part from the start; otherwise only elections that
     // something asked for (decorators found at init, code that called election()) join.
     if (this.options.electionConfigured) this.election();
-    if (!this.options.election.joinOnBootstrap) return;
-    for (const election of this.elections.values()) election.join();
+    if (this.options.election.joinOnBootstrap) for (const election of this.elections.values()) election.join();
+    this.warmUp();
+  }
+
+  /** See `ZkLockElectionOptions.warmUpHandOver`: once per process, once the module has an election. */
+  private warmUp(): void {
+    if (!this.options.election.warmUpHandOver || this.elections.size === 0) return;
+    rehearseHandOverOnce().catch((error: unknown) =>
+      this.logger.warn(`The hand-over rehearsal failed (this process's first hand-over may be slower): ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -7,8 +7,8 @@ import type { Election } from '../recipes/election/leader-election.js';
 import { LeaderElection, type LeaderElectionOptions } from '../recipes/election/leader-election.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import type { ZkSessionClient } from '../zookeeper/zk-session-client.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import type { ZkSessionClient } from '../zookeeper/session-requests.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /**
  * What `LockService` and `LeaderService` run on: the module's locks and a factory of its

@@ -4,7 +4,7 @@ import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { ZK_LOCK_MODULE_OPTIONS } from '../zk-lock.module-definition.js';
 import type { ResolvedZkLockOptions, ZkLockModuleOptions } from '../zk-lock.options.js';
 import { resolveZkLockOptions } from '../zk-lock.options-validator.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /** Validated options: a bad option fails application start-up with `InvalidOptionsError`. */
 export const zkLockOptionsProvider: Provider = {

@@ -4,7 +4,7 @@ import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { RealTimeClock } from '../zookeeper/simulated/real-time-clock.js';
 import { SimulatedEnsemble } from '../zookeeper/simulated/simulated-ensemble.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /** The actors of the two sessions on the ensemble: this process's, and the operator's. */
 const PROCESS = 'process';

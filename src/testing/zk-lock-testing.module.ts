@@ -11,7 +11,7 @@ import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { resolveZkLockOptions } from '../zk-lock.options-validator.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import { ZkSession } from '../zookeeper/zk-session.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
 import { StandIns } from './stand-ins.js';
 import { testingBackend } from './testing-election.js';
 import { TestingEnsemble } from './testing-ensemble.js';
@@ -104,5 +104,7 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
 function resolveTestingOptions(options: ZkLockTestingOptions): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
-  return resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
+  const resolved = resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
+  // A unit test's hand-overs are not timed: no rehearsal (and no second ensemble in the test's process).
+  return { ...resolved, election: { ...resolved.election, warmUpHandOver: false } };
 }

@@ -11,7 +11,7 @@ import { znodePaths } from '../recipes/znode-paths.js';
 import type { LeaderService } from '../services/leader.service.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { isConnectedState } from '../zookeeper/session-state.js';
-import type { ZkSession } from '../zookeeper/zk-session.js';
+import type { ZkSession } from '../zookeeper/supervised-session.js';
 import type { StandIns } from './stand-ins.js';
 import { TestingElection } from './testing-election.js';
 import type { TestingEnsemble } from './testing-ensemble.js';

@@ -1,5 +1,5 @@
-import { NATIVE_CLOSE_EXPIRED } from './native-zookeeper.js';
-import { ZooKeeperClient, type ZooKeeperClientOptions } from './zookeeper-client.js';
+import { NATIVE_CLOSE_EXPIRED } from './native-binding.js';
+import { ZooKeeperHandle, type ZooKeeperHandleOptions } from './zookeeper-handle.js';
 
 /**
  * Ends a session that the supervisor abandoned while the ensemble was unreachable (see
@@ -12,18 +12,18 @@ import { ZooKeeperClient, type ZooKeeperClientOptions } from './zookeeper-client
  * Bounded by `boundMs`, after which the server has expired the session by itself.
  */
 export class AbandonedSessionCloser {
-  private readonly client: ZooKeeperClient;
+  private readonly client: ZooKeeperHandle;
   private readonly bound: NodeJS.Timeout;
   private done = false;
 
   constructor(
-    options: ZooKeeperClientOptions,
+    options: ZooKeeperHandleOptions,
     readonly sessionId: string,
     password: string,
     boundMs: number,
     private readonly onDone: (outcome: 'closed' | 'already-expired' | 'gave-up') => void,
   ) {
-    this.client = new ZooKeeperClient(
+    this.client = new ZooKeeperHandle(
       options,
       {
         onConnected: () => {

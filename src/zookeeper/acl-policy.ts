@@ -3,7 +3,7 @@ import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { hasSessionEnded, isConnectedState } from './session-state.js';
 import type { ZnodeAclPolicy } from './types.js';
-import type { ZkSessionClient } from './zk-session-client.js';
+import type { ZkSessionClient } from './session-requests.js';
 
 /**
  * Gives `path` the policy's ACL when it lies at or below the policy's root (else does nothing).

@@ -30,7 +30,7 @@ import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { ELECTION_NAME, LOCK_NAME, type WorkerConfig } from './chaos-names.js';
 import { EventLog } from './event-log.js';
 import type { StoreCall, StoreReply } from './fenced-store.js';

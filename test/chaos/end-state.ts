@@ -6,7 +6,7 @@
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { parseQueueNode } from '../../src/recipes/queue/queue-node.js';
 import { znodePaths } from '../../src/recipes/znode-paths.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { sleep } from '../support/wait.js';
 import { ELECTION_NAME, LOCK_NAME } from './chaos-names.js';
 import type { RunEnd } from './checker.js';

@@ -14,7 +14,7 @@ import type { Lease } from '../../src/recipes/lock/lease.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import type { GuardedSection } from '../../src/recipes/ready/guarded-section.js';
 import { ReadyState } from '../../src/recipes/ready/ready-state.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { firstHostPort, randomRoot, SessionPool, sharedConnectString } from '../fixtures/session-helpers.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { freePorts } from '../support/zk-server.js';

@@ -16,7 +16,7 @@
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
 import { EVENT_WAIT_MS, RecordingClient } from './recording-client.js';
 import type { ConformanceTarget, ScenarioClient, ScenarioEnv } from './target.js';
 
@@ -27,9 +27,9 @@ const CONTAINER_CHECK_MS = 100;
 /** A scenario that has not settled after this much virtual time hangs: it fails, saying so. */
 const SCENARIO_LIMIT_MS = 10 * 60_000;
 
-/** One client of a scenario: a `ZooKeeperClient` over the simulated binding, opened as `actor`'s step. */
+/** One client of a scenario: a `ZooKeeperHandle` over the simulated binding, opened as `actor`'s step. */
 class SimulatedClient extends RecordingClient {
-  zk!: ZooKeeperClient;
+  zk!: ZooKeeperHandle;
 
   constructor(
     readonly actor: string,
@@ -40,7 +40,7 @@ class SimulatedClient extends RecordingClient {
 
   /** Opens the session; to be called in a step of `actor`. */
   connect(ensemble: SimulatedEnsemble): void {
-    this.zk = new ZooKeeperClient({ connectString: ensemble.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS, binding: ensemble.binding }, this.listeners);
+    this.zk = new ZooKeeperHandle({ connectString: ensemble.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS, binding: ensemble.binding }, this.listeners);
   }
 
   async close(): Promise<void> {

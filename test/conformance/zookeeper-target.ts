@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isVirtualRuntimeInstalled } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
 import type { Watcher } from '../../src/zookeeper/types.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
 import { ProxyThread, type ThreadProxy } from '../support/proxy-thread.js';
@@ -26,11 +26,11 @@ const CONTAINER_SWEEP_FLAGS = ['-Dznode.container.checkIntervalMs=100', '-Dznode
 
 /** One client of a scenario, behind its own proxy. */
 class ProxiedClient extends RecordingClient {
-  readonly zk: ZooKeeperClient;
+  readonly zk: ZooKeeperHandle;
 
   constructor(readonly proxy: ThreadProxy) {
     super();
-    this.zk = new ZooKeeperClient({ connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS }, this.listeners);
+    this.zk = new ZooKeeperHandle({ connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS }, this.listeners);
   }
 
   /** Drops the connection and holds every reconnection attempt, unsent, until `release()`. */
@@ -58,7 +58,7 @@ class ZookeeperEnv implements ScenarioEnv {
 
   constructor(
     private readonly server: ZkServer,
-    private readonly admin: ZooKeeperClient,
+    private readonly admin: ZooKeeperHandle,
     private readonly proxies: ProxyThread,
     readonly root: string,
   ) {}
@@ -131,7 +131,7 @@ export class ZookeeperTarget implements ConformanceTarget {
 
   private constructor(
     private readonly server: ZkServer,
-    private readonly admin: ZooKeeperClient,
+    private readonly admin: ZooKeeperHandle,
     private readonly proxies: ProxyThread,
   ) {}
 
@@ -140,7 +140,7 @@ export class ZookeeperTarget implements ConformanceTarget {
     try {
       let connected!: () => void;
       const ready = new Promise<void>((resolve) => (connected = resolve));
-      const admin = new ZooKeeperClient(
+      const admin = new ZooKeeperHandle(
         { connectString: server.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
         { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined },
       );

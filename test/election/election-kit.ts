@@ -5,8 +5,8 @@
  */
 import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/election/leader-election.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../src/zookeeper/zk-session-client.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 

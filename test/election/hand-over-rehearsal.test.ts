@@ -1,91 +1,62 @@
 /**
- * The hand-over rehearsal: the election's own code runs one hand-over on an in-memory ZooKeeper,
- * once per process, so that a process's first real hand-over runs compiled code. It must really
- * walk the hand-over path (a standby grant, a report, a resignation), once. (What it buys is
+ * The hand-over rehearsal: the election's own code runs hand-overs on a simulated ZooKeeper in
+ * memory, once per process when `LeaderService` bootstraps with an election (option
+ * `election.warmUpHandOver`), so that a process's first real hand-over runs compiled code. It must
+ * really walk the hand-over path (a standby grant, a report, a resignation). (What it buys is
  * measured by the W4 benchmark, not here.)
  */
+import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { rehearseHandOver, rehearseHandOverOnce } from '../../src/recipes/election/hand-over-rehearsal.js';
-import { LeaderElection } from '../../src/recipes/election/leader-election.js';
-import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
-import type { Asker, WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { handOverRehearsal, rehearseHandOver } from '../../src/recipes/election/hand-over-rehearsal.js';
+import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
-import { Kit, Recorder } from './election-kit.js';
 
-let kit: Kit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
-  kit = undefined;
-});
-
-/** An in-memory ZooKeeper that counts the requests made on it, by operation. */
-class CountingZooKeeper extends InMemoryZooKeeper {
-  readonly counts = new Map<string, number>();
-
-  override read(operation: Parameters<InMemoryZooKeeper['read']>[0], path: string, asker: Asker, watch?: boolean): ReturnType<InMemoryZooKeeper['read']> {
-    this.count(operation);
-    return super.read(operation, path, asker, watch);
-  }
-
-  override write(request: WriteRequest, asker: Asker): ReturnType<InMemoryZooKeeper['write']> {
-    this.count(request.op);
-    return super.write(request, asker);
-  }
-
-  private count(operation: string): void {
-    this.counts.set(operation, (this.counts.get(operation) ?? 0) + 1);
-  }
-}
+const silent = { log() {}, error() {}, warn() {}, debug() {}, verbose() {} };
+const DIR = '/rehearsal/elections/hand-over';
 
 describe('hand-over rehearsal', () => {
-  it('leads through a standby grant (no listing after the first), reports true then false, and leaves an empty tree', async () => {
-    const zk = new CountingZooKeeper();
-    let recorder: Recorder<boolean> | undefined;
-    await rehearseHandOver((session, events) => {
-      const election = new LeaderElection(session, { root: '/rehearsal', name: 'hand-over', identity: 'rehearsal', events });
-      recorder = new Recorder(election.isLeader$);
-      return election;
-    }, zk);
-    assert.deepEqual(recorder!.values.map((r) => r.value), [false, true, false]);
-    assert.equal(recorder!.completed, true, 'closed');
-    // One listing: the one behind the participant's create. The grant came from the watch on the
-    // leader's node, the path a real successor takes.
-    assert.equal(zk.counts.get('getChildren'), 1);
-    // The leader's node, the participant's own, and the container they leave empty.
-    assert.equal(zk.counts.get('delete'), 3);
-    const leader = zk.connect();
-    assert.equal(await leader.exists('/rehearsal/elections/hand-over'), null);
+  let app: TestingModule | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
   });
 
-  // It cannot reach the real server by construction: it makes its own in-memory sessions and is
-  // never handed the election's. What can go wrong is when and how often it runs.
-  it("starts with the process's first join, and only once", async () => {
-    const k = (kit = new Kit(sharedConnect(), testRoot()));
-    const election = k.election(await k.session(), 'A');
-    election.join();
-    const rehearsal = rehearseHandOverOnce(() => assert.fail('the join did not start the rehearsal'));
+  it('leads through standby grants: one listing per round (behind the create), none after the leader goes', async () => {
+    const trace: string[] = [];
+    await rehearseHandOver({ trace: (line) => trace.push(line) });
+    const sent = (request: string) => trace.filter((line) => line.includes(`→ ${request}`)).length;
+    assert.equal(sent(`getChildren ${DIR}`), 3, 'one listing per round: the one pipelined behind the participant\'s create');
+    assert.equal(sent(`create ${DIR}/_c_`), 6, "per round, the leader's node and the participant's");
+    // Per round, the leader's delete hands over, and the participant's delete resigns.
+    assert.equal(trace.filter((line) => line.includes('→ delete') && line.includes(`${DIR}/_c_`)).length, 6);
+    assert.equal(trace.filter((line) => line.includes(`watch deleted ${DIR}/_c_`)).length >= 3, true, "each grant followed the leader's node's deletion");
+  });
+
+  it('does not run when the module says warmUpHandOver: false', async () => {
+    app = await Test.createTestingModule({
+      imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: { warmUpHandOver: false } })],
+    })
+      .setLogger(silent)
+      .compile();
+    await app.init();
+    assert.equal(handOverRehearsal(), undefined);
+  });
+
+  it("runs once per process, from the first bootstrap of a module with an election", async () => {
+    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: {} })] })
+      .setLogger(silent)
+      .compile();
+    await app.init();
+    const rehearsal = handOverRehearsal();
+    assert.ok(rehearsal, 'started on bootstrap');
     await rehearsal;
-    assert.equal(rehearseHandOverOnce(() => assert.fail('a second rehearsal was started')), rehearsal);
-    await new Recorder(election.isLeader$).next(true);
-  });
-});
-
-describe('InMemoryZooKeeper', () => {
-  it("names sequential nodes from the parent's counter and delivers a change's notification before the reply of its request", async () => {
-    const zk = new InMemoryZooKeeper();
-    const a = zk.connect();
-    const b = zk.connect();
-    await a.create('/d', null, 'container');
-    const first = await a.create('/d/n-', null, 'ephemeral_sequential');
-    const second = await b.create('/d/n-', null, 'ephemeral_sequential');
-    assert.deepEqual([first, second], ['/d/n-0000000000', '/d/n-0000000001']);
-    assert.equal((await a.getData(first)).stat.ephemeralOwner, a.sessionId);
-    const order: string[] = [];
-    await b.getData(first, (event) => order.push(`${event.type} ${event.path}`));
-    await a.delete(first).then(() => order.push('reply'));
-    assert.deepEqual(order, ['deleted /d/n-0000000000', 'reply']);
-    await b.delete(second);
-    assert.equal(await a.exists('/d'), null, 'a container goes with its last child');
+    await app.close();
+    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: {} })] })
+      .setLogger(silent)
+      .compile();
+    await app.init();
+    assert.equal(handOverRehearsal(), rehearsal, 'not a second time');
   });
 });

@@ -17,7 +17,7 @@ import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { waitFor, withTimeout } from '../support/wait.js';
@@ -183,7 +183,7 @@ describe('LeaderService', () => {
         `${JSON.stringify(election)} -> ${field}`,
       );
     }
-    assert.deepEqual(resolveZkLockOptions({ connect: '127.0.0.1:2181' }).election, { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate' });
+    assert.deepEqual(resolveZkLockOptions({ connect: '127.0.0.1:2181' }).election, { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate', warmUpHandOver: true });
     await assert.rejects(startApp({ root: testRoot(), election: { suspendPolicy: 'never' as 'deadline' } }), InvalidOptionsError);
   });
 

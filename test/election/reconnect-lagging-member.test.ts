@@ -14,7 +14,7 @@ import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 
 describe('leadership after a reconnection to a lagging member', () => {
   it('is not reported on a stale read of a node deleted meanwhile: never two leaders', async () => {

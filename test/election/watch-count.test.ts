@@ -15,7 +15,7 @@ import { FairQueue } from '../../src/recipes/queue/fair-queue.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { LeaderTracker } from '../../src/recipes/election/leader-tracker.js';
 import { Succession } from '../../src/recipes/election/succession.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { randomRoot, SessionPool, sharedConnectString, StateRecorder } from '../fixtures/session-helpers.js';

@@ -18,7 +18,7 @@ import { ZkLockHealthIndicator, type ZkLockHealthDetails } from '../../src/healt
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { firstHostPort, randomRoot, SessionPool, sharedConnectString } from '../fixtures/session-helpers.js';
 import { importGraph } from '../support/import-graph.js';
 import { TcpProxy } from '../support/tcp-proxy.js';

@@ -13,7 +13,7 @@ import { WithLock } from '../../src/decorators/with-lock.decorator.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import { LockService } from '../../src/services/lock.service.js';
 import type { HeldLock } from '../../src/services/held-lock.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { waitFor, withTimeout } from '../support/wait.js';

@@ -15,7 +15,7 @@ import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { ReadyState, type InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { Fixture, openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';
 import { openSession, sequenceOf, sharedConnect, testRoot } from './lock-test-kit.js';

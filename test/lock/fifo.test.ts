@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, queueNodes, sequenceOf, sharedConnect, testRoot } from './lock-test-kit.js';
 

@@ -10,7 +10,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
 

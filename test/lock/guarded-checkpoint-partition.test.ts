@@ -12,7 +12,7 @@ import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { parseRecord } from '../../src/recipes/ready/ready-record.js';
 import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { withTimeout } from '../support/wait.js';
 import { openSession, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { sleep, waitFor, withTimeout } from '../support/wait.js';
 import { firedWatches, openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';

@@ -22,7 +22,7 @@ import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

@@ -18,7 +18,7 @@ import { QueueNodeNotRemovedError } from '../../src/errors/queue-node-not-remove
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

@@ -11,7 +11,7 @@ import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { RepeatedConnectionLossError } from '../../src/errors/repeated-connection-loss.error.js';
 import { ReadyState, type SectionOwner } from '../../src/recipes/ready/ready-state.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

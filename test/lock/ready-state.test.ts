@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { ReadyState } from '../../src/recipes/ready/ready-state.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
 import { openSession, sharedConnect, testRoot } from './lock-test-kit.js';
 

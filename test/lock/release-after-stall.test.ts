@@ -14,7 +14,7 @@ import type { Lease } from '../../src/recipes/lock/lease.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 
 describe('a release sent just before the session counts as lost', () => {
   it('resolves once the session counts as lost, not when the C client gives the connection up', async () => {

@@ -14,7 +14,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { SessionState } from '../../src/zookeeper/session-state.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

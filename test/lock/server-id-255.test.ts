@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { filter, firstValueFrom } from 'rxjs';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';
 import { openSession, queueNodes, testRoot } from './lock-test-kit.js';

@@ -16,7 +16,7 @@ import { LockService } from '../../src/services/lock.service.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import type { SessionState } from '../../src/zookeeper/session-state.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';

@@ -12,7 +12,7 @@ import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
 import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { basenameOf } from '../../src/recipes/znode-paths.js';
 import { waitFor } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';

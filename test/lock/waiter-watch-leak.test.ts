@@ -11,7 +11,7 @@ import { setMaxListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { fourLetterWord } from '../support/zk-server.js';
 import { openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';

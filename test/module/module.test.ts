@@ -13,7 +13,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { ZK_LOCK_OPTIONS } from '../../src/zk-lock.constants.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import type { ResolvedZkLockOptions } from '../../src/zk-lock.options.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { withTimeout } from '../support/wait.js';
 import { randomRoot, runFixture, sharedConnectString } from '../fixtures/session-helpers.js';
 

@@ -11,8 +11,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { validateConnectString } from '../../src/zk-lock.options-validator.js';
-import { loadNativeZooKeeper } from '../../src/zookeeper/native-zookeeper.js';
-import { nativeConnectString } from '../../src/zookeeper/zookeeper-client.js';
+import { loadNativeZooKeeper } from '../../src/zookeeper/native-binding.js';
+import { nativeConnectString } from '../../src/zookeeper/zookeeper-handle.js';
 
 /** Whether the C client's zookeeper_init parses (and resolves) `connect`. */
 function cClientAccepts(connect: string): boolean {

@@ -18,7 +18,7 @@ import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../../src/zookeeper/types.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { runCli } from '../cli/cli-runner.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConnectTimeoutError } from '../../src/errors/connect-timeout.error.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { withTimeout } from '../support/wait.js';
 import { freePorts } from '../support/zk-server.js';
 import { runFixture } from '../fixtures/session-helpers.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { validateConnectString } from '../../src/zk-lock.options-validator.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { openSession, sharedConnect } from '../lock/lock-test-kit.js';
 
 describe('connect string shapes', () => {

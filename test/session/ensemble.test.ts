@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor } from '../support/wait.js';
 import { ZkEnsemble, type ZkServer } from '../support/zk-server.js';
 import { randomRoot, SessionPool, StateRecorder } from '../fixtures/session-helpers.js';

@@ -10,8 +10,8 @@ import { SessionClosedError } from '../../src/errors/session-closed.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError, type ZooKeeperErrorName } from '../../src/errors/zookeeper.error.js';
 import { CREATOR_ALL_ACL, ZK_PERMS } from '../../src/zookeeper/types.js';
-import { ZkSession, type ZkSessionOptions } from '../../src/zookeeper/zk-session.js';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { ZkSession, type ZkSessionOptions } from '../../src/zookeeper/supervised-session.js';
+import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { expireFromSecondClient, firstHostPort, randomRoot, SessionPool, sharedConnectString, StateRecorder } from '../fixtures/session-helpers.js';
@@ -214,9 +214,9 @@ describe('ZkSession typed errors', () => {
 
     // A bare handle whose session is dead: it closes itself and then refuses every request.
     let queued!: Promise<unknown>;
-    let dead!: ZooKeeperClient;
+    let dead!: ZooKeeperHandle;
     const closed = new Promise<number>((resolve) => {
-      const client = new ZooKeeperClient(
+      const client = new ZooKeeperHandle(
         { connectString: sharedConnectString(), sessionTimeoutMs: 2000 },
         { onConnected() {}, onConnecting() {}, onClosed: (code) => resolve(code) },
         { id: oldId, password: 'ff'.repeat(16) },

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { CREATOR_ALL_ACL } from '../../src/zookeeper/types.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { expireFromSecondClient, firstHostPort, randomRoot, SessionPool, sharedConnectString, StateRecorder } from '../fixtures/session-helpers.js';

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
 import { withTimeout } from '../support/wait.js';
 import { firstHostPort, sharedConnectString } from '../fixtures/session-helpers.js';
 
@@ -48,10 +48,10 @@ async function stallingRelay(stallMs: number): Promise<{ port: number; handshake
 describe('Last contact at connection', () => {
   it('is no later than the handshake, however long the process stalled before handling the answer', async () => {
     const relay = await stallingRelay(500);
-    let client: ZooKeeperClient | undefined;
+    let client: ZooKeeperHandle | undefined;
     try {
       const connected = new Promise<void>((resolve) => {
-        client = new ZooKeeperClient(
+        client = new ZooKeeperHandle(
           { connectString: `127.0.0.1:${relay.port}`, sessionTimeoutMs: 2000 },
           { onConnected: resolve, onConnecting() {}, onClosed() {} },
         );

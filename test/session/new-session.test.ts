@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { LockService } from '../../src/services/lock.service.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { startLockApp } from '../lock/lock-test-kit.js';
 import { waitFor } from '../support/wait.js';
 import { ZkServer } from '../support/zk-server.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
-import type { ZkSession } from '../../src/zookeeper/zk-session.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { ZkEnsemble } from '../support/zk-server.js';
 import { randomRoot, SessionPool } from '../fixtures/session-helpers.js';

@@ -4,9 +4,6 @@
  * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
  * end-state and liveness checks.
  */
-import { rehearseHandOverOnce } from '../../src/recipes/election/hand-over-rehearsal.js';
-import { LeaderElection } from '../../src/recipes/election/leader-election.js';
-import { InMemoryZooKeeper } from '../../src/zookeeper/in-memory-zookeeper.js';
 import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
@@ -86,29 +83,8 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   return { seed, processes, serverIds, sessionTimeoutMs, faultMs, enabled, plan };
 }
 
-/**
- * The process-wide hand-over rehearsal of elections (see `rehearseHandOverOnce`) runs at the first
- * join of the process. Run it here, on real time, before any schedule: inside a schedule it would
- * draw from that schedule's randomness, and the schedule would not replay the same on its own.
- */
-function rehearseBeforeSimulating(): Promise<void> {
-  return (rehearsed ??= (async () => {
-    const election = new LeaderElection(new InMemoryZooKeeper().connect(), { root: '/warm-up', name: 'warm-up', identity: 'simulation' });
-    election.join();
-    // Bounded: a mutant can break the rehearsal itself (production only logs its failure).
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)));
-    const done = await Promise.race([rehearseHandOverOnce(() => election).then(() => true, () => true), bound.then(() => false)]);
-    clearTimeout(timer);
-    if (done) await election.close();
-    else void election.close().catch(() => undefined);
-  })());
-}
-let rehearsed: Promise<void> | undefined;
-
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
 export async function runSchedule(config: ScheduleConfig, trace?: (line: string) => void): Promise<ScheduleResult> {
-  await rehearseBeforeSimulating();
   const scheduler = new SimScheduler(config.seed);
   scheduler.tracer = trace;
   const invariants = new Invariants(() => scheduler.now, trace && ((text) => scheduler.note(text, 'check')));

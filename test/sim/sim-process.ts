@@ -19,7 +19,7 @@ import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
-import { ZkSession } from '../../src/zookeeper/zk-session.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import type { Invariants, WatchedLease } from './invariants.js';
 
 /** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
@@ -139,7 +139,8 @@ export class SimProcess {
       identity: this.actor,
       sessionTimeoutMs: this.config.sessionTimeoutMs,
       drainTimeoutMs: 2000,
-      election: { name: ELECTION },
+      // Timed by nothing here; and a rehearsal on real timers would escape the simulated clock.
+      election: { name: ELECTION, warmUpHandOver: false },
       ...(this.config.maxRecordBytes !== undefined && { maxRecordBytes: this.config.maxRecordBytes }),
     });
     const session = new ZkSession({

@@ -5,7 +5,7 @@
  * client must be kept from reconnecting meanwhile (e.g. a refusing TcpProxy), or its
  * reconnection takes the session back before the close arrives.
  */
-import { ZooKeeperClient } from '../../src/zookeeper/zookeeper-client.js';
+import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
 import { withTimeout } from './wait.js';
 
 export async function closeFromSecondClient(
@@ -19,7 +19,7 @@ export async function closeFromSecondClient(
   let connected!: () => void;
   let closedWith: number | undefined;
   const ready = new Promise<void>((resolve) => (connected = resolve));
-  const client = new ZooKeeperClient(
+  const client = new ZooKeeperHandle(
     { connectString, sessionTimeoutMs },
     { onConnected: () => connected(), onConnecting: () => undefined, onClosed: (code) => (closedWith = code) },
     { id, password },

@@ -14,7 +14,7 @@ import type { Observable } from 'rxjs';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import type { SessionState, SessionStateChange } from '../../src/zookeeper/session-state.js';
 import type { CreateMode, Watcher, ZkAcl, ZkStat } from '../../src/zookeeper/types.js';
-import type { ZkSessionClient } from '../../src/zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
 
 export type RequestOp = 'create' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'delete' | 'getAcl' | 'setAcl' | 'sync';
 

@@ -32,7 +32,7 @@ import {
   type ZkLockEvent,
 } from '../../src/index.js';
 import { ZkLockTesting, ZkLockTestingModule } from '../../src/testing/index.js';
-import { loadNativeZooKeeper } from '../../src/zookeeper/native-zookeeper.js';
+import { loadNativeZooKeeper } from '../../src/zookeeper/native-binding.js';
 
 // Installed before any test: sees every session connect (all of them to the simulated server).
 const connects = mock.method(ZkSession.prototype, 'connect');

@@ -4,10 +4,9 @@ import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { backoffDelay, pause } from '../backoff.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
-import { rehearseHandOverOnce, type RehearsalParticipant } from './hand-over-rehearsal.js';
 import { LeaderTracker } from './leader-tracker.js';
 import { LeaderWork, type LeaderSection, type LeaderTenure, type ReadyRead } from './leader-work.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
@@ -44,14 +43,23 @@ export interface LeaderElectionOptions {
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
 
-/** The participant of the hand-over rehearsal (see `rehearseHandOver`). */
-const rehearsalParticipant: RehearsalParticipant = (session, events) =>
-  new LeaderElection(session, { root: '/rehearsal', name: 'hand-over', identity: 'rehearsal', events });
-
 /**
  * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
  * whose node is first in line leads; each other participant watches only its predecessor, so a
  * hand-over wakes exactly one process.
+ *
+ * The words of this folder, from the longest span to the shortest:
+ * - **succession** (`Succession`): how a participant gets to the head: the queue's driver, which
+ *   grants the participant right behind the leader on the leader's departure, with no request.
+ * - **term** (`LeadershipTerm`): one queue node's time at the head, from the grant until the node
+ *   is gone or given up. It reports leadership only while nothing casts doubt on it.
+ * - **tenure** (`LeaderTenure`: a token and a signal): one unbroken stretch of *reported*
+ *   leadership within a term; a doubt (a suspended connection) ends it, and a term whose doubt
+ *   clears starts a new one under the same token.
+ * - **take-over**: what a term does before its first tenure: repair and fence the ready znode.
+ * - **leader work** (`LeaderWork`): the leader's side of the ready znode: the take-over, then the
+ *   **sections** (`LeaderSection`), each one guarded run of work under a tenure, scheduled by
+ *   `LeaderSections`.
  *
  * Safety: `isLeader$` reports false before anyone else can report true. It turns false as soon as
  * the connection is suspended (`suspendPolicy: 'immediate'`, the default) or, with `'deadline'`,
@@ -203,10 +211,6 @@ export class LeaderElection implements Election {
     if (this.participation) return;
     const controller = new AbortController();
     this.participation = { controller, done: this.participate(controller.signal) };
-    // Once per process: a hand-over of this code is rehearsed in memory before a real one is needed.
-    rehearseHandOverOnce(rehearsalParticipant).catch((error: unknown) =>
-      this.logger.warn(`The hand-over rehearsal failed (this process's first hand-over may be slower): ${error instanceof Error ? error.message : String(error)}`),
-    );
   }
 
   /**

@@ -2,7 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, filter, Observable, type Subscri
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { Watcher } from '../../zookeeper/types.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
 
 /**

@@ -4,7 +4,7 @@ import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState, type SessionStateChange } from '../../zookeeper/session-state.js';
 import type { WatchEvent } from '../../zookeeper/types.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { backoffDelay, pause } from '../backoff.js';
 import type { QueueEntry } from '../queue/fair-queue.js';
 import type { LeaderTenure } from './leader-work.js';

@@ -1,4 +1,4 @@
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { ReadyRead, ReadyState } from '../ready/ready-state.js';
 import type { StandingRead } from './succession.js';
 

@@ -1,5 +1,5 @@
 import type { Watcher, WatchEvent, ZkStat } from '../../zookeeper/types.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { QueueDriver, Standby } from '../queue/fair-queue.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { electionToken } from '../fencing.js';

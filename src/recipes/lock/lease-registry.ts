@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { SessionStateChange } from '../../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Lease } from './lease.js';
 
 const LOSS_REASONS: Partial<Record<SessionStateChange['state'], string>> = {

@@ -3,7 +3,7 @@ import { LockAbortedError } from '../../errors/lock-aborted.error.js';
 import type { LockLostError } from '../../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import type { SectionHandle } from '../ready/guarded-section.js';
 import { LeaseRegistry } from './lease-registry.js';

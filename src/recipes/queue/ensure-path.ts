@@ -1,5 +1,5 @@
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { parentOf } from '../znode-paths.js';
 
 /**

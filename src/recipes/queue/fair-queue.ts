@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { ensurePath } from './ensure-path.js';
 import { lockToken } from '../fencing.js';
 import { isRetryable, LostCreate } from './lost-create.js';

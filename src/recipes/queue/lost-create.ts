@@ -1,7 +1,7 @@
 import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { NodeRemoval } from './node-removal.js';
 import type { OwnNode } from './queue-node.js';
 

@@ -2,7 +2,7 @@ import { QueueNodeNotRemovedError } from '../../errors/queue-node-not-removed.er
 import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { hasSessionEnded, isConnectedState } from '../../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { backoffDelay } from '../backoff.js';
 
 /** Whoever is told of a failure that no caller is waiting for any more (a delete in the background). */

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isRetryable } from './lost-create.js';
 import { isSessionOwned } from './queue-node.js';
 import type { WaitControl } from './wait-control.js';

@@ -1,7 +1,7 @@
 import { LockLostError } from '../../errors/lock-lost.error.js';
 import { RepeatedConnectionLossError } from '../../errors/repeated-connection-loss.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
-import type { ZkSessionClient } from '../../zookeeper/zk-session-client.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 
 /**
  * Consecutive connection losses after which a request is given up: a dropped connection now and

@@ -1,5 +1,5 @@
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
-import type { NativeZooKeeperConstructor } from '../native-zookeeper.js';
+import type { NativeZooKeeperConstructor } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
@@ -45,7 +45,7 @@ interface SessionRecord {
  * containers swept on the simulated clock, and the faults a test wants at exact points.
  *
  * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
- * `ZooKeeperClient` and `ZkSession` run over it unchanged.
+ * `ZooKeeperHandle` and `ZkSession` run over it unchanged.
  *
  * Deliberate abstractions: the leader is not a member that can fail (members fail; the log does
  * not), a member that is down loses its connections at once (a silent cut is `partition`),
@@ -76,7 +76,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   /** Every handle ever opened, for faults and checks by actor. */
   readonly handles = new Set<SimulatedHandle>();
   /**
-   * The C client binding over this ensemble: `new ZooKeeperClient({ ..., binding })`. A handle
+   * The C client binding over this ensemble: `new ZooKeeperHandle({ ..., binding })`. A handle
    * belongs to the actor that creates it (its replies and watches are that actor's steps).
    */
   readonly binding: NativeZooKeeperConstructor;
@@ -547,6 +547,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   /** The leader's tree: every node with its owner (hex session id, `0` for persistent ones). */
   nodes(): { path: string; owner: string }[] {
     return this.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
+  }
+
+  /** Whether some session watches `path` (a data or exists watch, on any server). */
+  isWatched(path: string): boolean {
+    return this.members.some((member) => member.tree.isWatched(path));
   }
 
   /** Reads the leader's tree (for checks and the testing entry point, not for recipes). */

@@ -1,5 +1,5 @@
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
-import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKeeper } from '../native-zookeeper.js';
+import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKeeper } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import { ClientWatches } from './client-watches.js';
 import type { SimClock } from './sim-clock.js';
@@ -36,7 +36,7 @@ const ZINVALIDSTATE = -9;
 
 /**
  * The C client over a `SimulatedEnsemble`, with the surface of the `zookeeper` package's handle
- * (`NativeZooKeeper` plus the `a_*` requests of `NativeBinding`), so that `ZooKeeperClient`
+ * (`NativeZooKeeper` plus the `a_*` requests of `NativeBinding`), so that `ZooKeeperHandle`
  * drives it unchanged. It behaves as the C client does where the library can tell:
  * - it tries the connect string's hosts in order, round after round, and resumes its session on
  *   any member; a member refuses it when behind the last zxid it saw;

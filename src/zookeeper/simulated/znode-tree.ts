@@ -221,6 +221,11 @@ export class ZnodeTree {
     sessions.add(session);
   }
 
+  /** Whether any session has a data (or exists) watch on `path` on this server. */
+  isWatched(path: string): boolean {
+    return this.dataWatches.has(path);
+  }
+
   /** Drops every watch of `session` (its connection to this server closed). */
   forgetWatches(session: bigint): void {
     for (const table of [this.dataWatches, this.childWatches]) {

@@ -11,12 +11,12 @@ import { diagnosticsSink, type EventSink } from '../observability/event-sink.js'
 import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
-import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-zookeeper.js';
+import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-binding.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
-import type { ZkSessionClient } from './zk-session-client.js';
-import { ZooKeeperClient, type ClientLogLevel } from './zookeeper-client.js';
+import type { ZkSessionClient } from './session-requests.js';
+import { ZooKeeperHandle, type ClientLogLevel } from './zookeeper-handle.js';
 
 export interface ZkSessionLogger {
   log(message: string): void;
@@ -43,7 +43,7 @@ export interface ZkSessionOptions {
   readonly acl?: ZnodeAclPolicy;
   /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
   readonly maxRecordBytes?: number;
-  /** @internal The C client binding (see `ZooKeeperClientOptions.binding`): simulations pass the simulated one. */
+  /** @internal The C client binding (see `ZooKeeperHandleOptions.binding`): simulations pass the simulated one. */
   readonly binding?: NativeZooKeeperConstructor;
 }
 
@@ -58,7 +58,7 @@ const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
  * session timeout after it was lost is given up the same way (`abandonUnreachable`).
  */
 export class ZkSession implements ZkSessionClient {
-  private client: ZooKeeperClient | undefined;
+  private client: ZooKeeperHandle | undefined;
   private readonly subject: BehaviorSubject<SessionStateChange>;
   private readonly lossClock: SessionLossClock;
   private readonly logger: ZkSessionLogger;
@@ -131,7 +131,7 @@ export class ZkSession implements ZkSessionClient {
     return this.subject.value.state === 'closed';
   }
 
-  /** Watches the current session has set that have not fired yet (see `ZooKeeperClient.watcherCount`). */
+  /** Watches the current session has set that have not fired yet (see `ZooKeeperHandle.watcherCount`). */
   get watcherCount(): number {
     return this.client?.watcherCount ?? 0;
   }
@@ -296,7 +296,7 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */
-  private send<T>(operation: string, path: string, request: (client: ZooKeeperClient) => Promise<T>): Promise<T> {
+  private send<T>(operation: string, path: string, request: (client: ZooKeeperHandle) => Promise<T>): Promise<T> {
     if (this.client) return request(this.client);
     if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation, path));
     // Between an expiry and its replacement there is no handle.
@@ -309,7 +309,7 @@ export class ZkSession implements ZkSessionClient {
   }
 
   private openClient(): void {
-    const client = new ZooKeeperClient(
+    const client = new ZooKeeperHandle(
       {
         connectString: this.options.connectString,
         sessionTimeoutMs: this.options.sessionTimeoutMs,
@@ -331,7 +331,7 @@ export class ZkSession implements ZkSessionClient {
     }
   }
 
-  private onConnected(client: ZooKeeperClient): void {
+  private onConnected(client: ZooKeeperHandle): void {
     const sessionId = client.sessionId;
     const resumed = this.connectedOnce && sessionId === this.knownSessionId;
     this.connectedOnce = true;
@@ -393,7 +393,7 @@ export class ZkSession implements ZkSessionClient {
    * and the C client would retry that forever without ever reporting an expiry. Everything the
    * session held was already given up at `lost`, so nothing is lost by starting afresh.
    */
-  private abandonUnreachable(client: ZooKeeperClient): void {
+  private abandonUnreachable(client: ZooKeeperHandle): void {
     if (this.client !== client || isConnectedState(this.state) || this.state === 'closed') return;
     this.logger.warn(
       `ZooKeeper session 0x${this.knownSessionId} not reconnected within a session timeout (${this.timeoutMs()} ms) ` +

@@ -8,9 +8,9 @@ import {
   type NativeStat,
   type NativeZooKeeper,
   type NativeZooKeeperConstructor,
-} from './native-zookeeper.js';
+} from './native-binding.js';
 import type { CreateMode, Watcher, WatchEventType, ZkAcl, ZkStat } from './types.js';
-import type { ZkClient } from './zk-client.js';
+import type { ZkClient } from './requests.js';
 
 const CREATE_FLAGS: Record<CreateMode, number> = {
   persistent: 0,
@@ -41,7 +41,7 @@ const RC_NONODE = -101;
 export type ClientLogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
 const LOG_LEVELS: Record<ClientLogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-export interface ZooKeeperClientOptions {
+export interface ZooKeeperHandleOptions {
   readonly connectString: string;
   readonly sessionTimeoutMs: number;
   /** Log level of the C client, which writes to stderr; the supervisor logs state changes itself. */
@@ -54,7 +54,7 @@ export interface ZooKeeperClientOptions {
   readonly binding?: NativeZooKeeperConstructor;
 }
 
-export interface ZooKeeperClientEvents {
+export interface ZooKeeperHandleEvents {
   /** Connected to a server; the session id is known. Fires again after each reconnection. */
   onConnected(): void;
   /** The TCP connection dropped; the C client is trying the servers again. */
@@ -118,7 +118,7 @@ interface TrackedWatch {
  * connection attempt that connected (`lastContactAt`, monotonic ms): the server had heard from
  * this session no earlier than that, which bounds when the server may expire it.
  */
-export class ZooKeeperClient implements ZkClient {
+export class ZooKeeperHandle implements ZkClient {
   private readonly handle: NativeZooKeeper;
   private readonly native: NativeBinding;
   private contactAt = 0;
@@ -128,7 +128,7 @@ export class ZooKeeperClient implements ZkClient {
   private closedCode: number | undefined;
   private watches = 0;
 
-  constructor(options: ZooKeeperClientOptions, events: ZooKeeperClientEvents, resume?: { id: string; password: string }) {
+  constructor(options: ZooKeeperHandleOptions, events: ZooKeeperHandleEvents, resume?: { id: string; password: string }) {
     const ZooKeeper = options.binding ?? loadNativeZooKeeper();
     const config: Record<string, unknown> = {
       // Hosts shuffled here rather than by the C client: with a random host order it reads

@@ -2,7 +2,7 @@ import type { CreateMode, Watcher, ZkAcl, ZkStat } from './types.js';
 
 /**
  * The requests the recipes make, and nothing more. Both the single-session facade
- * (`ZooKeeperClient`) and the session supervisor (`ZkSession`) implement it; tests wrap it to
+ * (`ZooKeeperHandle`) and the session supervisor (`ZkSession`) implement it; tests wrap it to
  * inject faults at exact points while a real server answers.
  *
  * Every method rejects with `ZooKeeperError` (or `SessionClosedError` once closed).
@@ -20,7 +20,7 @@ export interface ZkClient {
   setData(path: string, data: Buffer, version: number): Promise<ZkStat>;
   /** Conditional delete: `version` -1 means any version. */
   delete(path: string, version?: number): Promise<void>;
-  /** Only for nodes that exist and may be read: a failing getAcl crashes the package's binding (see ZooKeeperClient). */
+  /** Only for nodes that exist and may be read: a failing getAcl crashes the package's binding (see ZooKeeperHandle). */
   getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }>;
   setAcl(path: string, acl: readonly ZkAcl[], version?: number): Promise<void>;
   /** Makes the server this session talks to catch up with the leader for `path`. */

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { SessionState, SessionStateChange } from './session-state.js';
-import type { ZkClient } from './zk-client.js';
+import type { ZkClient } from './requests.js';
 
 /**
  * What the recipes see of a supervised session: the requests of `ZkClient` (sent on whichever
