@@ -65,7 +65,7 @@ export interface ZkLockElectionOptions {
    * Once per process, when the module's first election exists after bootstrap: rehearses three
    * hand-overs of the election's code on a simulated ZooKeeper in memory (no request, no event, no
    * log line; a few ms of CPU), so that this process's first real hand-over runs compiled code
-   * instead of waiting for V8 to compile it (about 1 ms of a 3 ms hand-over on the W4 benchmark).
+   * instead of waiting for V8 to compile it (the README's benchmark section has what it buys).
    * Default true.
    */
   warmUpHandOver?: boolean;

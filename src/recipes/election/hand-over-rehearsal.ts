@@ -31,12 +31,12 @@ const BACKGROUND = ['session tick', 'container sweep', 'ping', 'connect timeout'
  *
  * Why: V8 compiles a function on its first call and runs it slowly until its inline caches
  * settle. Without a rehearsal, a process's first hand-over (a rolling deploy's, typically) pays
- * that on the path from the old leader's resignation to the new leader's report: on the W4
- * benchmark (fresh processes), about 1 ms of a 3 ms hand-over. V8 drops the bytecode of a function
- * left unused through many garbage collections, so a process that stands by for long may pay part
- * of it again.
+ * that on the path from the old leader's resignation to the new leader's report (the README's
+ * benchmark section has what it buys). V8 drops the bytecode of a function left unused through
+ * many garbage collections, so a process that stands by for long may pay part of it again.
  *
- * `LeaderService` runs it once per process on bootstrap (option `election.warmUpHandOver`).
+ * `LeaderService` runs it once per process, once the module has an election after bootstrap
+ * (option `election.warmUpHandOver`).
  * Rejects if the recipe did not lead or hand over as rehearsed, or took longer than
  * `REHEARSAL_TIMEOUT_MS`.
  */

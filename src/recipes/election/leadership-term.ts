@@ -321,13 +321,13 @@ export class LeadershipTerm {
   }
 }
 
-/** The reason a superseded check's pause is aborted with (nobody reads it; a reason spares a DOMException per abort). */
+/** The reason a superseded check's pause is aborted with (nobody reads it; given, no default reason is built per abort). */
 const SUPERSEDED = new Error('superseded');
 
 /**
  * One check's cancellation. A plain flag, and an AbortSignal only for a pause that must end when
- * the check is superseded: creating an AbortController, and aborting one (an event dispatch), cost
- * tens of microseconds on the way to leadership, and a check seldom pauses.
+ * the check is superseded: an AbortController, and aborting one (an event dispatch), is the costly
+ * way on the path to leadership, and a check seldom pauses.
  */
 class CheckAttempt {
   superseded = false;
