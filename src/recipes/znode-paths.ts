@@ -4,12 +4,3 @@ export const znodePaths = {
   electionDir: (root: string, name: string) => `${root}/elections/${name}`,
   ready: (dir: string) => `${dir}/ready`,
 };
-
-export function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash <= 0 ? '/' : path.slice(0, slash);
-}
-
-export function basenameOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}

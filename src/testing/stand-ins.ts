@@ -5,8 +5,8 @@ import { LockClient } from '../recipes/lock/lock-client.js';
 import { ensurePath } from '../recipes/queue/ensure-path.js';
 import { queueNodePrefix } from '../recipes/queue/queue-node.js';
 import { ReadyState, type InterruptedSection } from '../recipes/ready/ready-state.js';
-import { basenameOf } from '../recipes/znode-paths.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import { basenameOf } from '../zookeeper/znode-path.js';
 import type { TestingEnsemble } from './testing-ensemble.js';
 
 /** The identity of stand-in participants and holders (`leader$`, `participants()`, the inspector). */

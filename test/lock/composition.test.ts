@@ -3,19 +3,19 @@
  * orders (the scheduler discovers the job, and every run holds the lock), is re-entrant within one
  * async call chain, and two concurrent chains of one process exclude each other.
  */
-import assert from 'node:assert/strict';
 import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, type INestApplicationContext } from '@nestjs/common';
 import { Cron, Interval, ScheduleModule } from '@nestjs/schedule';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
 import { WithLock } from '../../src/decorators/with-lock.decorator.js';
-import { basenameOf } from '../../src/recipes/znode-paths.js';
-import { LockService } from '../../src/services/lock.service.js';
-import type { HeldLock } from '../../src/services/held-lock.js';
-import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockLostError } from '../../src/errors/lock-lost.error.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { HeldLock } from '../../src/services/held-lock.js';
+import { LockService } from '../../src/services/lock.service.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { basenameOf } from '../../src/zookeeper/znode-path.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
 

@@ -4,16 +4,16 @@
  * locked function. The lock is held by another session throughout.
  */
 import assert from 'node:assert/strict';
-import type { INestApplicationContext } from '@nestjs/common';
 import { after, before, describe, it } from 'node:test';
+import type { INestApplicationContext } from '@nestjs/common';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
 import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
-import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockService } from '../../src/services/lock.service.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { basenameOf } from '../../src/recipes/znode-paths.js';
+import { basenameOf } from '../../src/zookeeper/znode-path.js';
 import { waitFor } from '../support/wait.js';
 import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
 

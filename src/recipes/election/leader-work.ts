@@ -3,11 +3,11 @@ import { LockLostError } from '../../errors/lock-lost.error.js';
 import { RecoveryFailedError } from '../../errors/recovery-failed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
+import { basenameOf } from '../../zookeeper/znode-path.js';
 import type { SectionHandle } from '../ready/guarded-section.js';
+import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from '../ready/ready-state.js';
 import { LeaderSections, type LeaderTenure } from './leader-sections.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
-import type { InterruptedSection, ReadyRead, ReadyState, RecoveryHandler } from '../ready/ready-state.js';
-import { basenameOf } from '../znode-paths.js';
 
 export type { ReadyRead } from '../ready/ready-state.js';
 export type { LeaderTenure } from './leader-sections.js';

@@ -1,6 +1,6 @@
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { parentOf } from '../znode-paths.js';
+import { parentOf } from '../../zookeeper/znode-path.js';
 
 /**
  * Creates `path` (as `mode`) and any missing ancestors (persistent). Called only after a

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
-import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { ensurePath } from './ensure-path.js';
+import { basenameOf } from '../../zookeeper/znode-path.js';
 import { lockToken } from '../fencing.js';
+import { ensurePath } from './ensure-path.js';
 import { isRetryable, LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
 import { pauseUnlessStopped, WaitControl } from './wait-control.js';
-import { basenameOf } from '../znode-paths.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
 export interface QueueEntry<P = unknown> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../types.js';
+import { basenameOf, parentOf } from '../znode-path.js';
 
 /**
  * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
@@ -163,7 +164,7 @@ export class ZnodeTree {
       case 'create': {
         const parent = this.nodes.get(parentOf(txn.path))!;
         this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: 0 });
-        parent.children.add(basename(txn.path));
+        parent.children.add(basenameOf(txn.path));
         parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
         parent.stat.numChildren = parent.children.size;
@@ -269,7 +270,7 @@ export class ZnodeTree {
   private remove(path: string, zxid: bigint, fired: Notification[]): void {
     this.nodes.delete(path);
     const parent = this.nodes.get(parentOf(path))!;
-    parent.children.delete(basename(path));
+    parent.children.delete(basenameOf(path));
     parent.stat.pzxid = zxid;
     parent.stat.numChildren = parent.children.size;
     this.fire(this.dataWatches, path, 'deleted', fired);
@@ -298,15 +299,6 @@ function newStat(zxid: bigint, time: number, owner: bigint, dataLength: number):
 /** `%010d` of the parent's signed 32-bit count of child creates, as the server names sequential nodes (`-000000005` below zero). */
 export function formatSequence(creates: number): string {
   return creates < 0 ? `-${String(-creates).padStart(9, '0')}` : String(creates).padStart(10, '0');
-}
-
-export function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash <= 0 ? '/' : path.slice(0, slash);
-}
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** ZooKeeper's `PathUtils.validatePath` for the paths a client can send. */
