@@ -4,10 +4,13 @@
  * a way to make the server expire a session now. Every wait is bounded.
  */
 import { LeaderElection, type LeaderElectionLogger, type LeaderElectionOptions } from '../../src/recipes/election/leader-election.js';
+import { sortQueue } from '../../src/recipes/queue/queue-node.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
+import { FaultySession } from '../support/faulty-session.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 
 /** One sequence for every recorded value of a test: "A's false came before B's true" is a comparison of numbers. */
@@ -55,6 +58,7 @@ export const currentSeq = (): number => sequence;
 export class Kit {
   private readonly sessions: ZkSession[] = [];
   private readonly elections: LeaderElection[] = [];
+  private readonly proxies: TcpProxy[] = [];
 
   constructor(
     readonly connect: string,
@@ -75,9 +79,25 @@ export class Kit {
     return election;
   }
 
+  /** A TCP proxy in front of the first server, closed with the kit: cut it to disconnect sessions behind it. */
+  async proxy(): Promise<TcpProxy> {
+    const [host, port] = this.connect.split(',')[0]!.split(':');
+    const proxy = await TcpProxy.start(host!, Number(port));
+    this.proxies.push(proxy);
+    return proxy;
+  }
+
+  /** The queue node paths of election `e`, in queue order. */
+  async queueNodes(): Promise<string[]> {
+    const admin = await this.session();
+    const { children } = await admin.getChildren(`${this.root}/elections/e`);
+    return sortQueue(children, 'n').map((node) => `${this.root}/elections/e/${node.name}`);
+  }
+
   async dispose(): Promise<void> {
     const closed = await Promise.allSettled(this.elections.map((election) => withTimeout(election.close(), 5000, 'election close')));
     for (const session of this.sessions) session.close();
+    await Promise.all(this.proxies.map((proxy) => proxy.close()));
     const failed = closed.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -122,4 +142,31 @@ export async function expireSession(connectString: string, session: ZkSession): 
 function closeFromElsewhere(connectString: string, session: ZkSession): Promise<void> {
   const disconnected = () => waitFor(() => !isConnectedState(session.state), { timeoutMs: 1000, intervalMs: 2 }).then(() => undefined, () => undefined);
   return closeFromSecondClient(connectString, session.sessionId!, session.sessionPassword!, session.sessionTimeoutMs, disconnected);
+}
+
+/** Elections joined one after another, each queued before the next joins: the first leads. */
+export async function queuedInOrder(k: Kit, ...identities: string[]): Promise<LeaderElection[]> {
+  const elections: LeaderElection[] = [];
+  for (const identity of identities) {
+    const election = k.election(await k.session(), identity);
+    elections.push(election);
+    election.join();
+    await waitFor(async () => (await election.participants()).length === elections.length, { timeoutMs: 5000 });
+  }
+  await new Recorder(elections[0]!.isLeader$).next(true);
+  return elections;
+}
+
+/** B stands right behind the leader, every standby request answered: watches on its own node, the ready record and the leader's node. */
+export const standingBy = (session: { readonly watcherCount: number }) => waitFor(() => session.watcherCount === 3, { timeoutMs: 5000, message: 'standing by' });
+
+/** A leads; B (not joined yet) sends its requests through a counting FaultySession. */
+export async function leaderAAndObservedB(k: Kit) {
+  const a = k.election(await k.session(), 'A');
+  const bSession = await k.session();
+  const observed = new FaultySession(bSession);
+  const b = k.election(observed, 'B');
+  a.join();
+  await new Recorder(a.isLeader$).next(true);
+  return { k, a, b, observed, bSession };
 }

@@ -11,7 +11,7 @@ import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { ReadyState } from '../../src/recipes/ready/ready-state.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
-import { openSession, sharedConnect, testRoot } from './lock-test-kit.js';
+import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 describe('ready state writes whose reply was lost', () => {
   let session: ZkSession;

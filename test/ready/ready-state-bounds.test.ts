@@ -15,7 +15,7 @@ import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
-import { openSession, sharedConnect, testRoot } from './lock-test-kit.js';
+import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 describe('ready state retries are bounded', () => {
   let proxy: TcpProxy;

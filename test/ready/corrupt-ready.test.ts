@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CorruptStateError } from '../../src/errors/corrupt-state.error.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
-import { lockAppSuite, queueNodes, testRoot } from './lock-test-kit.js';
+import { lockAppSuite, queueNodes, testRoot } from '../lock/lock-test-kit.js';
 
 const MALFORMED: string[] = [
   '', 'not json', '{"v":1,"state":"dirty"', 'null', '[]', '42', '"ready"', '{}',
