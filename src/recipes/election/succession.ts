@@ -28,8 +28,12 @@ export interface OwnNodeWatch {
 
 /** Our node as the succession watches it. */
 interface WatchedNode {
-  readonly path: string;
-  readonly sessionId: string;
+  /**
+   * The node the queue handed us. Compared by identity, never by path: one join's paths repeat
+   * (its uuid stays, and a recreated directory starts its sequence again), and a watch lost with an
+   * expired session never fires, so a path seen before says nothing about the node behind it now.
+   */
+  readonly own: OwnNode;
   /** Read with the first check: the election's fencing token. */
   czxid?: bigint;
   /** The `exists` watch on it stands: its deletion would reach us before anything later. */
@@ -72,9 +76,9 @@ export class Succession<P> implements QueueDriver<P> {
 
   /** Reads our node's stat and leaves a watch on it, unless one stands; false if it is gone or not ours. */
   checkOwnNode(mine: OwnNode, wake: () => void): Promise<boolean> | undefined {
-    if (this.node?.path === mine.path && this.node.watched) return undefined;
-    const node: WatchedNode = (this.node = { path: mine.path, sessionId: mine.sessionId, watched: false });
-    const read = this.session.exists(node.path, (event) => {
+    if (this.node?.own === mine && this.node.watched) return undefined;
+    const node: WatchedNode = (this.node = { own: mine, watched: false });
+    const read = this.session.exists(mine.path, (event) => {
       node.watched = false;
       const heir = node.heir;
       if (!heir) return wake(); // a change of our node ends the wait: the next look checks it again
@@ -82,7 +86,7 @@ export class Succession<P> implements QueueDriver<P> {
       else heir.fired = event;
     });
     const owned = read.then((stat: ZkStat | null) => {
-      if (stat?.ephemeralOwner !== node.sessionId) return false; // gone, or (made by hand) not ours
+      if (stat?.ephemeralOwner !== mine.sessionId) return false; // gone, or (made by hand) not ours
       node.czxid = stat.czxid;
       node.watched = true;
       return true;
@@ -98,7 +102,7 @@ export class Succession<P> implements QueueDriver<P> {
       stop: () => read.stop(),
       grant: () => {
         const node = this.node;
-        if (node?.path !== mine.path || !node.watched || this.session.sessionId !== node.sessionId) return undefined;
+        if (node?.own !== mine || !node.watched || this.session.sessionId !== mine.sessionId) return undefined;
         return { token: this.grantToken(), prefetched: read.current() };
       },
     };
