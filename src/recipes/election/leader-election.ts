@@ -312,7 +312,7 @@ export class LeaderElection implements Election {
       // False is reported first (observers must never see two leaders, also by their clocks), then,
       // when nothing runs under this leadership (no section, no take-over), the delete that hands
       // it over goes out in the same synchronous step, not after the drain's promise hops.
-      const idle = this.work.idle && !term.isTakingOver;
+      const idle = this.work.idle;
       term.resign();
       if (idle) leaving = this.leave(entry);
     };
@@ -329,7 +329,7 @@ export class LeaderElection implements Election {
         // told to stop (signal) and end with LeadershipLostError, leaving the state dirty.
         // A recovery handler still running counts as leader work: the successor must not start its
         // own repair alongside it.
-        if (!leaving && !(await this.drain(term))) {
+        if (!leaving && !(await this.work.drain(this.options.drainTimeoutMs ?? 10_000))) {
           this.logger.warn(`Leader sections of ${this.path} still running after the drain timeout; handing over anyway`);
         }
         term.abandon('leadership was handed over');
@@ -345,20 +345,6 @@ export class LeaderElection implements Election {
       if (this.handOver === handOver) this.handOver = undefined;
       if (this.term === term) this.term = undefined;
     }
-  }
-
-  /** Waits, at most `drainTimeoutMs` in all, for the take-over and the sections of `term`. True when nothing is left. */
-  private async drain(term: LeadershipTerm): Promise<boolean> {
-    const timeoutMs = this.options.drainTimeoutMs ?? 10_000;
-    const started = performance.now();
-    const takeOver = term.takeOverInFlight;
-    if (takeOver) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([takeOver, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-      clearTimeout(timer);
-      if (term.isTakingOver) return false;
-    }
-    return this.work.drain(Math.max(0, timeoutMs - (performance.now() - started)));
   }
 
   private report(tenure: LeaderTenure | undefined, reason = 'leadership ended'): void {

@@ -16,6 +16,8 @@ export interface LeaderWorkLogger {
   warn(message: string): void;
 }
 
+const noop = () => undefined;
+
 /** One guarded section of leader work, as `runAsLeader` callbacks receive it. */
 export class LeaderSection {
   constructor(
@@ -60,6 +62,8 @@ export class LeaderWork {
   /** Token of our own leadership under which a section failed (or was stranded) and left the state dirty. */
   private interruptedToken: bigint | undefined;
   private readonly sections = new LeaderSections<LeaderSection>((earlier) => (this.interruptedToken = earlier.token));
+  /** The take-overs still running (settled-safe): leader work too, for `idle` and `drain`. */
+  private readonly takingOver = new Set<Promise<void>>();
 
   constructor(
     private readonly ready: ReadyState,
@@ -90,7 +94,11 @@ export class LeaderWork {
    * `tenure`: the new leader's token, and a signal that aborts when the take-over is in doubt.
    */
   takeOver(tenure: LeaderTenure, ownership?: Promise<unknown>, prefetched?: Promise<ReadyRead>): Promise<InterruptedSection | undefined> {
-    return this.claim(tenure, false, ownership, prefetched);
+    const claimed = this.claim(tenure, false, ownership, prefetched);
+    const settled = claimed.then(noop, noop);
+    this.takingOver.add(settled);
+    void settled.then(() => this.takingOver.delete(settled));
+    return claimed;
   }
 
   /**
@@ -104,9 +112,9 @@ export class LeaderWork {
     return read;
   }
 
-  /** No leader section is running or waiting to run. */
+  /** Nothing of this election's leader work runs or waits to run: no take-over (a recovery handler, perhaps), no section. */
   get idle(): boolean {
-    return this.sections.idle;
+    return this.takingOver.size === 0 && this.sections.idle;
   }
 
   /** The current async call chain runs inside a section (or the take-over's recovery) of this election. */
@@ -124,9 +132,20 @@ export class LeaderWork {
     return this.sections.schedule(tenure, (body) => this.runSection(tenure, body), fn);
   }
 
-  /** Waits (at most `timeoutMs`) for running sections to finish. True when none is left. */
-  drain(timeoutMs: number): Promise<boolean> {
-    return this.sections.drain(timeoutMs);
+  /**
+   * Waits, at most `timeoutMs` in all, for the take-overs and then the sections still running. True
+   * when nothing is left. A take-over counts: the successor must not start its own repair while a
+   * recovery handler of ours still runs.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const started = performance.now();
+    if (this.takingOver.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(this.takingOver), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      if (this.takingOver.size > 0) return false;
+    }
+    return this.sections.drain(Math.max(0, timeoutMs - (performance.now() - started)));
   }
 
   private async runSection<T>(tenure: LeaderTenure, fn: (section: LeaderSection) => Promise<T>): Promise<T> {

@@ -34,12 +34,35 @@ export interface TermHooks {
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
-type Phase = 'checking' | 'leading' | 'doubt' | 'ended';
+/**
+ * Where a term stands. Every change goes through `LeadershipTerm.enter`, which does what leaving
+ * the old phase and entering the new one require (one place, as `LeaderLatch.handleStateChange`).
+ */
+type Phase =
+  /** Verifying our node and taking over, or waiting for a connection to do so; nothing reported. */
+  | { readonly name: 'checking' }
+  /** Reporting leadership, under `tenure` (it aborts when the tenure ends). */
+  | { readonly name: 'leading'; readonly tenure: AbortController }
+  /** Something casts doubt on the session (policy, `lost`): not reported until a check passes again. */
+  | { readonly name: 'doubt'; readonly reason: string }
+  /** Given up by `resign()`: reported false, but sections of the last tenure may finish (`finishing`). */
+  | { readonly name: 'resigned'; finishing: AbortController | undefined }
+  /** Over: the node is gone, not ours, or the session with it. */
+  | { readonly name: 'ended'; readonly reason: string };
+
+const CHECKING: Phase = { name: 'checking' };
+
+/** The take-over of the ready state: once per term, before the first report; a re-check joins the one running. */
+type TakeOver =
+  | { readonly state: 'pending' }
+  | { readonly state: 'running'; readonly done: Promise<void>; readonly control: AbortController }
+  | { readonly state: 'done' };
 
 /**
  * One queue node's time at the head of the election queue, from the listing that showed it first
- * in line until the node is gone or given up. It reports leadership only while nothing casts
- * doubt on it, with an explicit switch over the session states (`onState`):
+ * in line until the node is gone or given up (see `LeaderElection` for the words). It reports
+ * leadership only while nothing casts doubt on it, with an explicit switch over the session states
+ * (`onState`) and one transition function (`enter`):
  *
  * - Before the first report, and after every reconnection or stall, one `getData` on our node
  *   checks that it exists and that its `ephemeralOwner` is our session, and leaves a watch that
@@ -54,21 +77,13 @@ type Phase = 'checking' | 'leading' | 'doubt' | 'ended';
 export class LeadershipTerm {
   readonly ended: Promise<TermEnd>;
   private resolveEnded!: (end: TermEnd) => void;
-  private phase: Phase = 'checking';
+  private phase: Phase = CHECKING;
+  private takeOver: TakeOver = { state: 'pending' };
   /** The latest check: superseded by a newer check, a doubt or the end. */
   private attempt: CheckAttempt | undefined;
-  private tenure: AbortController | undefined;
-  private tookOver = false;
-  /** The tenure of a resigned term whose sections may still be finishing. */
-  private finishing: AbortController | undefined;
-  /** The take-over in flight: a new check joins it rather than running recovery a second time. */
-  private takingOver: Promise<void> | undefined;
-  /** Aborts the take-over in flight's signal (see `TermHooks.takeOver`). */
-  private takeOverControl: AbortController | undefined;
   private subscription: Subscription | undefined;
-  /** True only while `start()` runs: a check now follows straight on the grant. */
-  private granted = false;
-  private ownNodeWatchTaken = false;
+  /** The watch the succession left on our node at the grant, until the first check takes it. */
+  private inheritedWatch: OwnNodeWatch | undefined;
   /**
    * A watch on our node stands. The C client keeps it through reconnections of the session, so a
    * check after `reconnected` sets no other (one more callback per reconnection otherwise).
@@ -79,10 +94,11 @@ export class LeadershipTerm {
     private readonly session: ZkSessionClient,
     readonly entry: QueueEntry,
     /** The watch on our node that the queue's succession left standing at the grant, if any. */
-    private readonly ownNodeWatch: OwnNodeWatch | undefined,
+    ownNodeWatch: OwnNodeWatch | undefined,
     private readonly policy: LeaderSuspendPolicy,
     private readonly hooks: TermHooks,
   ) {
+    this.inheritedWatch = ownNodeWatch;
     this.ended = new Promise<TermEnd>((resolve) => (this.resolveEnded = resolve));
   }
 
@@ -92,15 +108,19 @@ export class LeadershipTerm {
    * application code can run before the session's `lost` event does.
    */
   get isLeading(): boolean {
-    return this.phase === 'leading' && !this.session.mayHaveExpired;
+    return this.phase.name === 'leading' && !this.session.mayHaveExpired;
   }
 
   start(): void {
-    // state$ replays the current state first: it starts the first check (or waits for one).
-    this.granted = true;
-    this.subscription = this.session.state$.subscribe((change) => this.onState(change));
-    this.granted = false;
-    if (this.phase === 'ended') this.subscription.unsubscribe(); // ended by the replayed state
+    // state$ replays the current state first, synchronously: that first state follows straight on
+    // the grant, which proved our node ours (see `check`).
+    let granted = true;
+    this.subscription = this.session.state$.subscribe((change) => {
+      this.onState(change, granted);
+      granted = false;
+    });
+    granted = false;
+    if (this.isOver) this.subscription.unsubscribe(); // ended by the replayed state
   }
 
   /**
@@ -109,58 +129,83 @@ export class LeadershipTerm {
    * deletes it. `abandon()` then, or any doubt about the session, aborts what still runs.
    */
   resign(): void {
-    if (this.phase === 'ended') return;
-    this.attempt?.supersede();
-    this.phase = 'ended';
-    const tenure = this.tenure;
-    this.tenure = undefined;
-    this.finishing = tenure;
-    if (tenure) this.hooks.report(undefined, 'resigned');
-    if (!tenure) this.subscription?.unsubscribe();
-    this.resolveEnded({ reason: 'resigned', nodeMayExist: true });
-  }
-
-  /** The take-over (a recovery handler, perhaps) still running, if any: hand over only once it is done. */
-  get takeOverInFlight(): Promise<void> | undefined {
-    return this.takingOver?.catch(() => undefined);
-  }
-
-  get isTakingOver(): boolean {
-    return this.takingOver !== undefined;
+    const phase = this.phase;
+    if (this.isOver) return;
+    this.enter({ name: 'resigned', finishing: phase.name === 'leading' ? phase.tenure : undefined }, 'resigned');
   }
 
   /** After a resignation: tells the sections still running that leadership is over. */
   abandon(reason: string): void {
     this.subscription?.unsubscribe();
-    const tenure = this.finishing;
-    this.finishing = undefined;
-    tenure?.abort(new LeadershipLostError(this.entry.dir, reason));
+    const phase = this.phase;
+    if (phase.name === 'resigned') {
+      phase.finishing?.abort(new LeadershipLostError(this.entry.dir, reason));
+      phase.finishing = undefined;
+    }
     this.stopTakeOver(reason);
   }
 
   /** Ends the term from outside; the node may still be ours. */
   end(reason: string, nodeMayExist: boolean): void {
-    if (this.phase === 'ended') return;
-    this.attempt?.supersede();
-    this.subscription?.unsubscribe();
-    this.phase = 'ended';
-    this.stopReporting(reason);
-    this.stopTakeOver(reason);
-    this.resolveEnded({ reason, nodeMayExist });
+    if (this.isOver) return;
+    this.enter({ name: 'ended', reason }, reason, nodeMayExist);
   }
 
-  private onState(change: SessionStateChange): void {
-    if (this.phase === 'ended') {
+  /** Resigned or ended: nothing brings the term back. */
+  private get isOver(): boolean {
+    return this.phase.name === 'resigned' || this.phase.name === 'ended';
+  }
+
+  /**
+   * The one transition function: leaves the current phase and enters `next`, with what that takes.
+   * `reason`: why reporting stops (leaving `leading`), or why the term ends. `nodeMayExist`: for
+   * `ended`, whether the caller must delete our node before joining again.
+   */
+  private enter(next: Phase, reason: string, nodeMayExist = false): void {
+    const previous = this.phase;
+    this.phase = next;
+    if (next.name !== 'checking' && next.name !== 'leading') this.attempt?.supersede();
+    switch (next.name) {
+      case 'checking':
+        return;
+      case 'leading':
+        // A check that passed while leading (policy `deadline`, after a reconnection) changes nothing.
+        if (previous.name === 'leading') this.phase = previous;
+        else this.hooks.report({ token: this.entry.token, signal: next.tenure.signal });
+        return;
+      case 'doubt':
+        if (previous.name === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
+        this.stopReporting(previous, reason);
+        this.stopTakeOver(reason);
+        return;
+      case 'resigned':
+        // Reported false, but the tenure is not aborted: its sections may finish (see `resign`).
+        if (previous.name === 'leading') this.hooks.report(undefined, reason);
+        if (!next.finishing) this.subscription?.unsubscribe();
+        this.resolveEnded({ reason, nodeMayExist: true });
+        return;
+      case 'ended':
+        this.subscription?.unsubscribe();
+        this.stopReporting(previous, reason);
+        this.stopTakeOver(reason);
+        this.resolveEnded({ reason, nodeMayExist });
+        return;
+    }
+  }
+
+  private onState(change: SessionStateChange, granted: boolean): void {
+    if (this.phase.name === 'resigned') {
       // Resigned, sections finishing: any doubt about the session ends them as it would a leader.
       const doubtful = change.state === 'suspended' ? this.policy === 'immediate' : !isConnectedState(change.state) || change.sessionId !== this.entry.sessionId;
       if (doubtful && change.state !== 'connecting') this.abandon(`leadership ended while resigning: session ${change.state}`);
       return;
     }
+    if (this.phase.name === 'ended') return;
     switch (change.state) {
       case 'connected':
       case 'reconnected':
         if (change.sessionId !== this.entry.sessionId) return this.end('the session was replaced', false);
-        return void this.check();
+        return void this.check(granted);
       case 'suspended':
         // Disconnected, session maybe alive: nobody else can lead before it expires, but we may not
         // hear of that in time. `deadline` keeps leading until the loss clock says `lost`.
@@ -178,59 +223,64 @@ export class LeadershipTerm {
   }
 
   private doubt(reason: string): void {
-    if (this.phase === 'ended') return;
-    this.attempt?.supersede();
-    if (this.phase === 'leading') this.hooks.logger.warn(`Not reporting leadership of ${this.entry.dir}: ${reason}`);
-    this.phase = 'doubt';
-    this.stopReporting(reason);
-    this.stopTakeOver(reason);
+    if (this.isOver) return;
+    this.enter({ name: 'doubt', reason }, reason);
+  }
+
+  /** Leaving `leading` for anything but a resignation: the tenure ends, and observers hear false. */
+  private stopReporting(previous: Phase, reason: string): void {
+    if (previous.name !== 'leading') return;
+    previous.tenure.abort(new LeadershipLostError(this.entry.dir, 'this process no longer reports leadership'));
+    this.hooks.report(undefined, reason);
   }
 
   /** Tells leader work that a running recovery called that the take-over is over or in doubt. */
   private stopTakeOver(reason: string): void {
-    const control = this.takeOverControl;
-    this.takeOverControl = undefined;
-    control?.abort(new LeadershipLostError(this.entry.dir, `the take-over was interrupted: ${reason}`));
+    if (this.takeOver.state !== 'running') return;
+    this.takeOver.control.abort(new LeadershipLostError(this.entry.dir, `the take-over was interrupted: ${reason}`));
   }
 
-  private startTakeOver(ownership: Promise<unknown> | undefined): Promise<void> {
-    const control = (this.takeOverControl = new AbortController());
-    return this.hooks
-      .takeOver(this.entry.token, ownership, control.signal)
-      .then(() => void (this.tookOver = true))
-      .finally(() => {
-        this.takingOver = undefined;
-        if (this.takeOverControl === control) this.takeOverControl = undefined;
-      });
+  /** The take-over: the one running, or a new one (marked done once it succeeds; pending again if it fails). */
+  private takeOverOnce(ownership: Promise<unknown> | undefined): Promise<void> {
+    if (this.takeOver.state === 'running') return this.takeOver.done;
+    const control = new AbortController();
+    const done = this.hooks.takeOver(this.entry.token, ownership, control.signal).then(
+      () => void (this.takeOver = { state: 'done' }),
+      (error: unknown) => {
+        this.takeOver = { state: 'pending' };
+        throw error;
+      },
+    );
+    this.takeOver = { state: 'running', done, control };
+    return done;
   }
 
   /** Verifies our node (and takes over the ready state once), then reports leadership; given up once superseded. */
-  private async check(): Promise<void> {
-    if (this.phase === 'ended') return;
+  private async check(granted: boolean): Promise<void> {
+    if (this.isOver) return;
     this.attempt?.supersede();
     const attempt = (this.attempt = new CheckAttempt());
-    if (this.phase !== 'leading') this.phase = 'checking';
+    if (this.phase.name !== 'leading') this.enter(CHECKING, 'checking');
     // Straight after the grant, the grant proved our node ours (the granting listing, answered on
     // this session, or a standby's own-node watch that did not fire before the leader's
-    // departure): only a deletion watch is needed then, and the queue's own-node watch is one
-    // (failing that, a getData that is not waited for).
-    let proven = this.granted;
+    // departure): only a deletion watch is needed then, and the succession's own-node watch is
+    // one (failing that, a getData that is not waited for).
+    let proven = granted;
     for (let failures = 0; ; proven = false) {
       try {
-        const owned = proven && this.takeOwnNodeWatch() ? undefined : this.checkOwnNode(attempt, proven);
-        if (!this.tookOver) {
+        const owned = proven && this.takeInheritedWatch() ? undefined : this.checkOwnNode(attempt, proven);
+        if (this.takeOver.state !== 'done') {
           // The take-over's read of the ready znode came with the grant (sent with the granting
           // listing, or kept fresh by the standby), or goes out right behind the ownership check:
           // one round trip for both on the way to leadership.
-          this.takingOver ??= this.startTakeOver(proven ? undefined : owned);
-          await this.takingOver;
+          await this.takeOverOnce(proven ? undefined : owned);
           if (attempt.superseded) return;
         }
         if (!proven) await owned;
         if (attempt.superseded) return;
         // A state change that landed meanwhile has superseded `attempt`; this is the last check.
         if (!isConnectedState(this.session.state) || this.session.sessionId !== this.entry.sessionId) return;
-        return this.lead();
+        return this.enter(this.phase.name === 'leading' ? this.phase : { name: 'leading', tenure: new AbortController() }, 'confirmed');
       } catch (error) {
         if (attempt.superseded) return; // superseded, or the term ended
         if (error instanceof ForeignNodeError) return this.end('our queue node belongs to another session', false);
@@ -252,10 +302,10 @@ export class LeadershipTerm {
   }
 
   /** The grant's standing watch on our node, taken (once) to end the term on its deletion. */
-  private takeOwnNodeWatch(): boolean {
-    const watch = this.ownNodeWatch;
-    if (!watch || this.ownNodeWatchTaken) return false;
-    this.ownNodeWatchTaken = true;
+  private takeInheritedWatch(): boolean {
+    const watch = this.inheritedWatch;
+    if (!watch) return false;
+    this.inheritedWatch = undefined;
     this.nodeWatched = true;
     watch.take((event) => this.onNodeEvent(event));
     return true;
@@ -283,21 +333,6 @@ export class LeadershipTerm {
     return owned;
   }
 
-  private lead(): void {
-    if (this.phase === 'leading') return; // confirmed while still leading (policy `deadline`)
-    this.phase = 'leading';
-    this.tenure = new AbortController();
-    this.hooks.report({ token: this.entry.token, signal: this.tenure.signal });
-  }
-
-  private stopReporting(reason: string): void {
-    const tenure = this.tenure;
-    if (!tenure) return;
-    this.tenure = undefined;
-    tenure.abort(new LeadershipLostError(this.entry.dir, 'this process no longer reports leadership'));
-    this.hooks.report(undefined, reason);
-  }
-
   /** `getData` of our node, leaving a watch on it unless one stands already. */
   private readOwnNode(): ReturnType<ZkSessionClient['getData']> {
     if (this.nodeWatched) return this.session.getData(this.entry.path);
@@ -310,7 +345,7 @@ export class LeadershipTerm {
 
   private onNodeEvent(event: WatchEvent): void {
     this.nodeWatched = false; // one-shot: spent
-    if (this.phase === 'ended') return;
+    if (this.isOver) return;
     if (event.type === 'deleted') return this.end('our queue node was deleted', false);
     // Data changed (by hand): the one-shot watch is spent, so set it again.
     if (event.type === 'changed') {
