@@ -1,5 +1,9 @@
 /**
- * The session-loss clock after a pause the ticker saw first. On resume, Node may run the loss
+ * Unit tests of `SessionLossClock` on an injected clock: the simulator's virtual one
+ * (`installVirtualRuntime`), so that times are exact and the order of events after a pause is the
+ * one a test chooses. Last, the deadline's arithmetic after a plain disconnection.
+ *
+ * First, the session-loss clock after a pause the ticker saw first. On resume, Node may run the loss
  * clock's ticker before the C client's own check: the ticker sees the stall, finds the deadline
  * it implies not passed yet, and goes on. When the C client then reports the connection dead (it
  * heard nothing during the pause), the disconnection must be dated from the stall, not from
@@ -139,4 +143,45 @@ describe('SessionLossClock after a stall the ticker saw first', () => {
       clock.stop();
       assertLostBefore(lostAt(), 11_415 + timeoutMs);
     }));
+});
+
+// The deadline itself, without a stall: `lastContact + timeout - margin`, where the last contact
+// is the best of the latest answered request and what the C client's 2/3-timeout rule proves.
+// Exact times on the virtual clock (timeout 3000 ms, margin 150 ms).
+describe('SessionLossClock deadline after a disconnection', () => {
+  const timeoutMs = 3000;
+
+  /** Connected at 0, suspended at `suspendAt`: when `lost` came, and whether `mayHaveExpired` said so a moment before. */
+  async function lostAfterSuspension(suspendAt: number, lastContactAt: number, lastReceiptAt: number): Promise<{ lostAt: number | undefined; expiredJustBefore: boolean }> {
+    let result: { lostAt: number | undefined; expiredJustBefore: boolean } = { lostAt: undefined, expiredJustBefore: false };
+    await onVirtualClock(7, async (scheduler) => {
+      const { clock, lostAt } = connectedClock(scheduler, timeoutMs, () => lastContactAt, () => lastReceiptAt);
+      scheduler.schedule(suspendAt, () => clock.suspended(), 'disconnected', 'process');
+      await scheduler.run({ untilMs: suspendAt });
+      let sawBefore = false;
+      await scheduler.run({ untilMs: 60_000, done: () => lostAt() !== undefined, afterStep: () => void (lostAt() === undefined && (sawBefore ||= clock.mayHaveExpired(scheduler.now))) });
+      result = { lostAt: lostAt(), expiredJustBefore: sawBefore };
+      clock.stop();
+    });
+    return result;
+  }
+
+  it('dates it from the latest answered request when that is the better bound', async () => {
+    // Answered request sent at 1000; the ping rule gives 1500 - 2000 < 1000.
+    const { lostAt, expiredJustBefore } = await lostAfterSuspension(1500, 1000, 1000);
+    assert.equal(lostAt, 1000 + timeoutMs - 150);
+    assert.equal(expiredJustBefore, false, 'mayHaveExpired agreed with the deadline before it');
+  });
+
+  it('dates it from the ping rule on an idle session: heard within 2/3 of the timeout before the drop', async () => {
+    // Nothing answered since 0 but pings: the C client heard the server within 2000 ms of 10000.
+    const { lostAt } = await lostAfterSuspension(10_000, 0, 0);
+    assert.equal(lostAt, 10_000 - 2000 + timeoutMs - 150);
+  });
+
+  it('moves the bound a third of the timeout earlier when the last thing heard may have been a watch event, not a ping reply', async () => {
+    // A watch event arrived at 8500, inside the window: the ping before it, at 7500 at the latest, is the proof.
+    const { lostAt } = await lostAfterSuspension(10_000, 0, 8500);
+    assert.equal(lostAt, 8500 - 1000 + timeoutMs - 150);
+  });
 });
