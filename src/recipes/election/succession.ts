@@ -4,7 +4,7 @@ import type { QueueDriver, Standby } from '../queue/fair-queue.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { electionToken } from '../fencing.js';
 
-/** A read kept fresh under a watch while a successor stands by (see `ReadyState.standby`). */
+/** A read kept fresh under a watch while a successor stands by (see `ReadyStandby`). */
 export interface StandingRead<P> {
   /** The latest read: sent after the latest notification, so at least as fresh as it. */
   current(): Promise<P>;
@@ -16,7 +16,7 @@ export interface StandingRead<P> {
 export interface SuccessionReads<P> {
   /** The take-over's read, sent behind each look at the queue (see `LeaderWork.prefetch`). */
   prefetch(): Promise<P>;
-  /** The same read kept fresh while we stand right behind the leader (see `LeaderWork.standby`). */
+  /** The same read kept fresh while we stand right behind the leader (see `ReadyStandby`). */
   standby(): StandingRead<P>;
 }
 
