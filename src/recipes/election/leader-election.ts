@@ -3,20 +3,20 @@ import { ElectionClosedError } from '../../errors/election-closed.error.js';
 import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
-import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
+import { isConnectedState } from '../../zookeeper/session-state.js';
 import { backoffDelay, pause } from '../backoff.js';
+import { validateLockName } from '../lock-name.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
+import { sortQueue } from '../queue/queue-node.js';
+import { ReadyState, type RecoveryHandler } from '../ready/ready-state.js';
+import { znodePaths } from '../znode-paths.js';
 import { LeaderTracker } from './leader-tracker.js';
 import { LeaderWork, type LeaderSection, type LeaderTenure, type ReadyRead } from './leader-work.js';
 import type { LeadershipEventsByChannel } from './leadership-events.js';
 import { LeadershipTerm, type LeaderSuspendPolicy, type TermEnd } from './leadership-term.js';
-import { validateLockName } from '../lock-name.js';
-import { sortQueue } from '../queue/queue-node.js';
 import { ReadyStandby } from './ready-standby.js';
-import { ReadyState, type RecoveryHandler } from '../ready/ready-state.js';
 import { Succession, type OwnNodeWatch, type SuccessionReads } from './succession.js';
-import { znodePaths } from '../znode-paths.js';
 
 export interface LeaderElectionLogger {
   debug?(message: string): void;
@@ -43,43 +43,6 @@ export interface LeaderElectionOptions {
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
 
-/**
- * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
- * whose node is first in line leads; each other participant watches only its predecessor, so a
- * hand-over wakes exactly one process.
- *
- * The words of this folder, from the longest span to the shortest:
- * - **succession** (`Succession`): how a participant gets to the head: the queue's driver, which
- *   grants the participant right behind the leader on the leader's departure, with no request.
- * - **term** (`LeadershipTerm`): one queue node's time at the head, from the grant until the node
- *   is gone or given up. It reports leadership only while nothing casts doubt on it.
- * - **tenure** (`LeaderTenure`: a token and a signal): one unbroken stretch of *reported*
- *   leadership within a term; a doubt (a suspended connection) ends it, and a term whose doubt
- *   clears starts a new one under the same token.
- * - **take-over**: what a term does before its first tenure: repair and fence the ready znode.
- * - **leader work** (`LeaderWork`): the leader's side of the ready znode: the take-over, then the
- *   **sections** (`LeaderSection`), each one guarded run of work under a tenure, scheduled by
- *   `LeaderSections`.
- *
- * Safety: `isLeader$` reports false before anyone else can report true. It turns false as soon as
- * the connection is suspended (`suspendPolicy: 'immediate'`, the default) or, with `'deadline'`,
- * once the session-loss clock says the server may have expired us (`lost`); both happen before
- * the server can expire the session and hand our place on. After `reconnected` it reports true
- * again only once a read shows our node still exists and belongs to our session; after an
- * expiry it joins again at the back of the queue. The synchronous `isLeader` also refuses
- * leadership at once after this process was stalled (SIGSTOP, long GC) past the point of doubt.
- *
- * Recovery: before a new leader reports true it takes over the election's ready znode: if the
- * previous leader died mid-section, the recovery handler (`onRecovery`) runs first, exactly once
- * (a versioned write marks it done). If the handler throws, leadership is not reported and the
- * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
- * and no other participant could do better with a state nobody can repair. `resign()` stops it.
- * Leader work the handler calls (`runAsLeader`, `@LeaderOnly`) runs as part of the take-over.
- *
- * Leader work: sections run one at a time per leadership; leader work started inside a section
- * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
- * leadership's sections (see `LeaderSections`).
- */
 /**
  * One leader election, as `LeaderService.election(name)` returns it (`LeaderElection` on
  * ZooKeeper; `nestjs-zk-lock/testing` wraps it so that it joins behind stand-in leaders). See
@@ -120,6 +83,43 @@ export interface Election {
   close(): Promise<void>;
 }
 
+/**
+ * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
+ * whose node is first in line leads; each other participant watches only its predecessor, so a
+ * hand-over wakes exactly one process.
+ *
+ * The words of this folder, from the longest span to the shortest:
+ * - **succession** (`Succession`): how a participant gets to the head: the queue's driver, which
+ *   grants the participant right behind the leader on the leader's departure, with no request.
+ * - **term** (`LeadershipTerm`): one queue node's time at the head, from the grant until the node
+ *   is gone or given up. It reports leadership only while nothing casts doubt on it.
+ * - **tenure** (`LeaderTenure`: a token and a signal): one unbroken stretch of *reported*
+ *   leadership within a term; a doubt (a suspended connection) ends it, and a term whose doubt
+ *   clears starts a new one under the same token.
+ * - **take-over**: what a term does before its first tenure: repair and fence the ready znode.
+ * - **leader work** (`LeaderWork`): the leader's side of the ready znode: the take-over, then the
+ *   **sections** (`LeaderSection`), each one guarded run of work under a tenure, scheduled by
+ *   `LeaderSections`.
+ *
+ * Safety: `isLeader$` reports false before anyone else can report true. It turns false as soon as
+ * the connection is suspended (`suspendPolicy: 'immediate'`, the default) or, with `'deadline'`,
+ * once the session-loss clock says the server may have expired us (`lost`); both happen before
+ * the server can expire the session and hand our place on. After `reconnected` it reports true
+ * again only once a read shows our node still exists and belongs to our session; after an
+ * expiry it joins again at the back of the queue. The synchronous `isLeader` also refuses
+ * leadership at once after this process was stalled (SIGSTOP, long GC) past the point of doubt.
+ *
+ * Recovery: before a new leader reports true it takes over the election's ready znode: if the
+ * previous leader died mid-section, the recovery handler (`onRecovery`) runs first, exactly once
+ * (a versioned write marks it done). If the handler throws, leadership is not reported and the
+ * recovery is retried in place with back-off (100 ms doubling to 5 s): the queue order is kept,
+ * and no other participant could do better with a state nobody can repair. `resign()` stops it.
+ * Leader work the handler calls (`runAsLeader`, `@LeaderOnly`) runs as part of the take-over.
+ *
+ * Leader work: sections run one at a time per leadership; leader work started inside a section
+ * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
+ * leadership's sections (see `LeaderSections`).
+ */
 export class LeaderElection implements Election {
   readonly name: string;
   /** The election's directory znode. */

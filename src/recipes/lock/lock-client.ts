@@ -37,14 +37,6 @@ export interface LockClientLogger {
 }
 
 /**
- * Fair, cluster-wide mutual exclusion by lock name (the ZooKeeper paper's lock without herd
- * effect). Not re-entrant: two acquisitions of one name, even in one process, exclude each
- * other and are granted in request order. Each `name` is its own queue (`order:123`).
- *
- * Costs: uncontended acquire + release is 3 requests in 2 round trips; a queued acquisition
- * 5 requests; each release wakes exactly one waiter.
- */
-/**
  * Fair locks by name, as `LockService` uses them: `LockClient` on ZooKeeper; `nestjs-zk-lock/testing`
  * runs the same recipe on a simulated server.
  */
@@ -66,6 +58,14 @@ export interface LockRecipe {
   close(reason?: string): Promise<void>;
 }
 
+/**
+ * Fair, cluster-wide mutual exclusion by lock name (the ZooKeeper paper's lock without herd
+ * effect). Not re-entrant: two acquisitions of one name, even in one process, exclude each
+ * other and are granted in request order. Each `name` is its own queue (`order:123`).
+ *
+ * Costs: uncontended acquire + release is 3 requests in 2 round trips; a queued acquisition
+ * 5 requests; each release wakes exactly one waiter.
+ */
 export class LockClient implements LockRecipe {
   private readonly queue: FairQueue;
   private readonly registry: LeaseRegistry;

@@ -3,7 +3,6 @@ import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { InterruptedSection, ReadyRead, ReadyRecord } from './ready-record.js';
 import { holderGone } from './write-retry.js';
 
-/** What a section needs of its ready znode (`ReadyState` provides it). */
 /** A guarded section in progress (see `ReadyState`): `checkpoint()` while working, `complete()` at the end. */
 export interface SectionHandle {
   /** The interrupted predecessor that the recovery handler repaired on entry, if any. */
@@ -12,6 +11,7 @@ export interface SectionHandle {
   complete(): Promise<void>;
 }
 
+/** What a section needs of its ready znode (`ReadyState` provides it). */
 export interface ReadyRecordStore {
   readonly path: string;
   read(): Promise<ReadyRead>;
