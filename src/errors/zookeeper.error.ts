@@ -92,6 +92,14 @@ export class ZooKeeperError extends ZkLockError {
     return SESSION_GONE_CODES.has(this.zkCode);
   }
 
+  /**
+   * True when `error` is a connection error or a gone session: it says nothing about the data, so
+   * the caller looks again once connected (on the same session, or on a new one).
+   */
+  static isRetryable(error: unknown): error is ZooKeeperError {
+    return error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone);
+  }
+
   /** True when `error` is a ZooKeeperError with one of the given codes. */
   static is(error: unknown, ...codes: ZooKeeperErrorName[]): error is ZooKeeperError {
     return error instanceof ZooKeeperError && codes.includes(error.zkCode);

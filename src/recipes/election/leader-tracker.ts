@@ -110,7 +110,7 @@ export class LeaderTracker {
       }
     } catch (error) {
       // Connection trouble: the next connected state refreshes.
-      if (generation !== this.generation || (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone))) return;
+      if (generation !== this.generation || ZooKeeperError.isRetryable(error)) return;
       this.logger.warn(`Could not read the leader of ${this.dir}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

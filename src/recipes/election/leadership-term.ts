@@ -287,7 +287,7 @@ export class LeadershipTerm {
         if (ZooKeeperError.is(error, 'NONODE')) return this.end('our queue node is gone', false);
         if (error instanceof SessionClosedError) return this.end('the session was closed', false);
         if (error instanceof LeadershipLostError) return this.end(error.message, true);
-        if (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone)) {
+        if (ZooKeeperError.isRetryable(error)) {
           // Disconnected or gone: the next state event calls us again. Still connected: look again shortly.
           if (!isConnectedState(this.session.state) || !(await pause(100, attempt.signal))) return;
           continue;

@@ -6,7 +6,7 @@ import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
 import { lockToken } from '../fencing.js';
 import { ensurePath } from './ensure-path.js';
-import { isRetryable, LostCreate } from './lost-create.js';
+import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
@@ -92,7 +92,7 @@ interface Attempt extends Waiter {
 type Place =
   | { readonly kind: 'retry' }
   | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
-  | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorLeads: boolean };
+  | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorHeads: boolean };
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
@@ -173,7 +173,7 @@ export class FairQueue {
           return undefined;
         }
         waited = true;
-        const standby = place.predecessorLeads ? driver.standBy?.(mine) : undefined;
+        const standby = place.predecessorHeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
           departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control);
@@ -282,7 +282,7 @@ export class FairQueue {
         attempt.mine = undefined; // the directory (and so our node) is gone
         return RETRY;
       }
-      if (!isRetryable(error)) throw error;
+      if (!ZooKeeperError.isRetryable(error)) throw error;
       await pauseUnlessStopped(control);
       return RETRY;
     }
@@ -293,7 +293,7 @@ export class FairQueue {
       return RETRY;
     }
     if (index === 0) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
-    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}`, predecessorLeads: index === 1 };
+    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}`, predecessorHeads: index === 1 };
   }
 
   /** Ends the wait of `attempt` early, if `node` is still its node. */

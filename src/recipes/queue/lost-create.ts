@@ -7,11 +7,6 @@ import type { OwnNode } from './queue-node.js';
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A request failure after which the caller should simply try again once connected. */
-export function isRetryable(error: unknown): boolean {
-  return error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone);
-}
-
 /**
  * DESIGN §3 step 1, the protected create (Curator's protected mode): our queue node's name
  * carries the uuid of the join, so when the reply of its create is lost (the create may or may
@@ -78,7 +73,7 @@ export class LostCreate {
         return;
       } catch (error) {
         if (error instanceof SessionClosedError) return; // closing the session removed the node
-        if (!isRetryable(error)) return this.removal.report(error);
+        if (!ZooKeeperError.isRetryable(error)) return this.removal.report(error);
         if (isConnectedState(this.session.state)) await delay(20);
       }
     }

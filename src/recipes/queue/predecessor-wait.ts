@@ -2,7 +2,6 @@ import type { Subscription } from 'rxjs';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { isRetryable } from './lost-create.js';
 import { isSessionOwned } from './queue-node.js';
 import type { WaitControl } from './wait-control.js';
 
@@ -66,7 +65,7 @@ export function waitForDeletion(session: ZkSessionClient, path: string, sessionI
         finish();
       }
     }, (error: unknown) => {
-      if (ZooKeeperError.is(error, 'NONODE') || isRetryable(error)) finish();
+      if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) finish();
       else finish(error);
     });
   });
