@@ -37,6 +37,8 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
   private readonly logger = new Logger('ZkLock');
   private readonly elections = new Map<string, Election>();
   private bootstrapped = false;
+  /** The hand-over warm-up was asked for (see `warmUp`). */
+  private warmingUp = false;
   private shutDown = false;
 
   constructor(
@@ -138,7 +140,8 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
 
   /** See `ZkLockElectionOptions.warmUpHandOver`: once per process, once the module has an election. */
   private warmUp(): void {
-    if (!this.options.election.warmUpHandOver || this.elections.size === 0) return;
+    if (!this.options.election.warmUpHandOver || this.elections.size === 0 || this.warmingUp) return;
+    this.warmingUp = true; // later elections find it started: one outcome, logged once
     rehearseHandOverOnce().catch((error: unknown) =>
       this.logger.warn(`The hand-over rehearsal failed (this process's first hand-over may be slower): ${error instanceof Error ? error.message : String(error)}`),
     );

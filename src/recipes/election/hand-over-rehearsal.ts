@@ -31,9 +31,10 @@ const BACKGROUND = ['session tick', 'container sweep', 'ping', 'connect timeout'
  *
  * Why: V8 compiles a function on its first call and runs it slowly until its inline caches
  * settle. Without a rehearsal, a process's first hand-over (a rolling deploy's, typically) pays
- * that on the path from the old leader's resignation to the new leader's report (the README's
- * benchmark section has what it buys). V8 drops the bytecode of a function left unused through
- * many garbage collections, so a process that stands by for long may pay part of it again.
+ * that on the path from the old leader's resignation to the new leader's report. V8 drops the
+ * bytecode of functions left unused through many garbage collections, yet a standby put through
+ * a few hundred full collections still gained from it (the README's "A fast first hand-over" has
+ * the figures).
  *
  * `LeaderService` runs it once per process, once the module has an election after bootstrap
  * (option `election.warmUpHandOver`).
