@@ -1,6 +1,6 @@
 import type { Watcher, WatchEvent, ZkStat } from '../../zookeeper/types.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import type { QueueDriver, Standby } from '../queue/fair-queue.js';
+import type { QueueDriver, Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { electionToken } from '../fencing.js';
 

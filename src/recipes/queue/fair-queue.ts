@@ -4,13 +4,13 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
-import { lockToken } from '../fencing.js';
 import { ensurePath } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
-import { pauseUnlessStopped, WaitControl } from './wait-control.js';
+import { LOCK_DRIVER, type QueueDriver } from './queue-driver.js';
+import { pauseUnlessStopped, WaitControl, withGrace } from './wait-control.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
 export interface QueueEntry<P = unknown> {
@@ -26,44 +26,6 @@ export interface QueueEntry<P = unknown> {
   /** What the driver's `prefetch` sent along with the granting look. */
   readonly prefetched?: Promise<P>;
 }
-
-/**
- * What differs between the recipes on the queue (as Curator's lock driver): the queue runs DESIGN
- * §3 and asks its driver at these points. A lock's is `LOCK_DRIVER`; an election's is its
- * `Succession`, one per `join`.
- */
-export interface QueueDriver<P = unknown> {
-  /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */
-  grantToken(grantingListing: ZkStat): bigint;
-  /**
-   * Sent right behind every listing (ZooKeeper answers one session in order, so it sees the queue
-   * as that listing does): what the caller needs once at the head arrives in the same round trip
-   * as the listing that puts it there. The entry carries the granting one.
-   */
-  prefetch?(): Promise<P>;
-  /**
-   * Sent with each look once our node's path is known: a check of our node, resolving false when
-   * it is gone or not ours (queue again at the back). `wake` ends the current wait for the
-   * predecessor early. Undefined: nothing to check this time.
-   */
-  checkOwnNode?(mine: OwnNode, wake: () => void): Promise<boolean> | undefined;
-  /**
-   * While we wait right behind the node that headed the queue at our last look: a way to be
-   * granted when it goes, without looking again (see `Succession`).
-   */
-  standBy?(mine: OwnNode): Standby<P>;
-}
-
-/** A grant that needs no look (see `QueueDriver.standBy`). */
-export interface Standby<P> {
-  /** The head's deletion arrived in order: the grant, or undefined to look again as usual. */
-  grant(): { readonly token: bigint; readonly prefetched: Promise<P> } | undefined;
-  /** The wait is over, whatever ended it. */
-  stop(): void;
-}
-
-/** The lock's driver: the paper's queue as it is, its token the granting listing's `pzxid`. */
-export const LOCK_DRIVER: QueueDriver<never> = { grantToken: lockToken };
 
 export interface JoinOptions<P = unknown> {
   /** Stored in our node: who we are, for `participants()` and the inspector. */
@@ -99,13 +61,6 @@ const noop = () => undefined;
 
 /** How long a stopped `join` waits for a look that is still unanswered (many round trips, also on a loaded machine) before giving up in the background. */
 const IN_FLIGHT_GRACE_MS = 250;
-
-/** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
-function withGrace(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
-}
 
 function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
   return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched };

@@ -86,3 +86,10 @@ export function pauseUnlessStopped(control: WaitControl | undefined): Promise<vo
     }
   });
 }
+
+/** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
+export function withGrace(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
+}

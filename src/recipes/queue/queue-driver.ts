@@ -1,0 +1,41 @@
+import type { ZkStat } from '../../zookeeper/types.js';
+import { lockToken } from '../fencing.js';
+import type { OwnNode } from './queue-node.js';
+
+/**
+ * What differs between the recipes on the queue (as Curator's lock driver): the queue runs DESIGN
+ * §3 and asks its driver at these points. A lock's is `LOCK_DRIVER`; an election's is its
+ * `Succession`, one per `join`.
+ */
+export interface QueueDriver<P = unknown> {
+  /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */
+  grantToken(grantingListing: ZkStat): bigint;
+  /**
+   * Sent right behind every listing (ZooKeeper answers one session in order, so it sees the queue
+   * as that listing does): what the caller needs once at the head arrives in the same round trip
+   * as the listing that puts it there. The entry carries the granting one.
+   */
+  prefetch?(): Promise<P>;
+  /**
+   * Sent with each look once our node's path is known: a check of our node, resolving false when
+   * it is gone or not ours (queue again at the back). `wake` ends the current wait for the
+   * predecessor early. Undefined: nothing to check this time.
+   */
+  checkOwnNode?(mine: OwnNode, wake: () => void): Promise<boolean> | undefined;
+  /**
+   * While we wait right behind the node that headed the queue at our last look: a way to be
+   * granted when it goes, without looking again (see `Succession`).
+   */
+  standBy?(mine: OwnNode): Standby<P>;
+}
+
+/** A grant that needs no look (see `QueueDriver.standBy`). */
+export interface Standby<P> {
+  /** The head's deletion arrived in order: the grant, or undefined to look again as usual. */
+  grant(): { readonly token: bigint; readonly prefetched: Promise<P> } | undefined;
+  /** The wait is over, whatever ended it. */
+  stop(): void;
+}
+
+/** The lock's driver: the paper's queue as it is, its token the granting listing's `pzxid`. */
+export const LOCK_DRIVER: QueueDriver<never> = { grantToken: lockToken };
