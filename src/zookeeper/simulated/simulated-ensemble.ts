@@ -3,9 +3,12 @@ import type { NativeZooKeeperConstructor } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
+import { NetworkPartitions } from './network-partitions.js';
+import { ReplicatedLog } from './replicated-log.js';
+import { SessionTracker, type SessionRecord } from './session-tracker.js';
 import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake, type HandshakeRequest } from './server-connection.js';
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
-import { ZkFault, ZnodeTree, type Asker, type Notification, type SimStat, type Txn, type WriteRequest } from './znode-tree.js';
+import { ZkFault, type Asker, type SimStat, type WriteRequest } from './znode-tree.js';
 
 export interface SimulatedEnsembleOptions {
   /** The members' server ids (`myid`, 1–255): a session id's top byte is its first server's id. Default [1, 2, 3]. */
@@ -25,16 +28,10 @@ export interface SimulatedEnsembleOptions {
   readonly applyDelayMs?: readonly [number, number];
 }
 
-interface SessionRecord {
-  readonly id: bigint;
-  readonly password: string;
-  readonly timeoutMs: number;
-  /** The server's session tracker expires it at this tick. */
-  expiresAt: number;
-  /** The member whose connection owns the session (requests relayed by another are SESSIONMOVED). */
-  owner: Member | undefined;
-  ended: boolean;
-}
+// Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
+// through the log) and the fault API act on the same members, sessions and connections, and a fault is
+// only as good as its exact place in that path. What stands alone is in its own file: the log
+// (`ReplicatedLog`), the session tracker, the partitions, the connections and the data tree.
 
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
@@ -54,23 +51,15 @@ interface SessionRecord {
  */
 export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   readonly members: Member[];
-  /** The leader's tree: what every write is checked against. */
-  private primary = new ZnodeTree();
-  private log: Txn[] = [];
-  private epoch = 1n;
-  private counter = 0n;
-  private readonly sessions = new Map<bigint, SessionRecord>();
-  private sessionCounter = 0n;
+  /** The leader's log, and the members' replicas applying it. */
+  private readonly log: ReplicatedLog;
+  private readonly network: NetworkPartitions;
+  private readonly sessions: SessionTracker;
   readonly tickMs: number;
   private readonly minTimeout: number;
   private readonly maxTimeout: number;
   readonly maxBufferBytes: number;
   private readonly latencyRange: readonly [number, number];
-  private readonly applyRange: readonly [number, number];
-  /** Actors cut off the network (packets both ways vanish) until the time given. */
-  private readonly partitions = new Map<string, number>();
-  /** Connections holding packets for a partitioned client. */
-  private readonly held = new Set<ServerConnection>();
   /** Sessions whose next write is refused with SESSIONMOVED (a fault). */
   private readonly movedOnce = new Set<bigint>();
   /** Every handle ever opened, for faults and checks by actor. */
@@ -91,7 +80,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
     this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
     this.latencyRange = options.latencyMs ?? [0.05, 0.5];
-    this.applyRange = options.applyDelayMs ?? [0, 0.3];
+    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3]);
+    this.network = new NetworkPartitions(scheduler);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ensemble = this;
     this.binding = class extends SimulatedHandle {
@@ -100,7 +90,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
         ensemble.handles.add(this);
       }
     };
-    this.tickSessions();
+    this.sessions = new SessionTracker(scheduler, this.tickMs, () => this.hasQuorum, (record) => this.expire(record, 'timed out'));
     this.sweepContainers(options.containerCheckMs ?? 1000);
   }
 
@@ -125,7 +115,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** The leader's zxid: the last one it assigned. */
   get lastZxid(): bigint {
-    return this.primary.lastZxid;
+    return this.log.primary.lastZxid;
   }
 
   // ------------------------------------------------------------------ the client's side calls these
@@ -166,13 +156,12 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
         return;
       }
       // A new session: ZooKeeper's session ids carry the id of the server that made them in their top byte.
-      const id = (BigInt(member.id) << 56n) | (0x5e55_0000n + ++this.sessionCounter);
-      const record: SessionRecord = { id, password: this.scheduler.random.uuid().replaceAll('-', ''), timeoutMs, expiresAt: 0, owner: undefined, ended: false };
-      this.sessions.set(id, record);
+      const record = this.sessions.open(member.id, timeoutMs);
+      const id = record.id;
       this.attach(record, connection);
       // Creating a session is a transaction: the reply comes once this member applied it.
-      const index = this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
-      this.afterApply(member, index, () =>
+      const index = this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
+      this.log.afterApply(member, index, () =>
         connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })),
       );
     }, 'handshake', SIM_ACTOR);
@@ -184,7 +173,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (!member.up || !this.hasQuorum) return connection.close('no quorum');
     if (packet.bytes > this.maxBufferBytes) return connection.close(`packet of ${packet.bytes} bytes exceeds jute.maxbuffer`);
     const record = connection.session === undefined ? undefined : this.sessions.get(connection.session);
-    if (record && !record.ended) this.touch(record);
+    if (record && !record.ended) this.sessions.touch(record);
     connection.enqueue(packet);
   }
 
@@ -208,8 +197,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
         return done();
       case 'closeSession': {
         record.ended = true;
-        const index = this.commit(() => this.primary.closeSession(record.id, this.nextZxid(), this.wallTime()));
-        this.afterApply(member, index, () => {
+        const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
+        this.log.afterApply(member, index, () => {
           connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
           connection.close('session closed', true);
           done();
@@ -225,8 +214,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       case 'sync': {
         // The leader answers a sync in its log order: once this member applied everything before it.
         this.scheduler.schedule(this.latency(), () => {
-          const index = this.log.length;
-          this.afterApply(member, index, () => {
+          this.log.afterApply(member, this.log.length, () => {
             connection.reply(() => packet.answer(0, request.path, member.tree.lastZxid));
             done();
           });
@@ -244,19 +232,13 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
             rc = RC.SESSIONMOVED;
           } else {
             const write = request as WriteRequest;
-            index = this.commit(() => {
-              const zxid = this.nextZxid();
-              const txn = this.primary.prepare(write, asker, zxid, this.wallTime());
-              if (!(txn instanceof ZkFault)) return txn;
-              rc = txn.rc;
-              return { type: 'error', zxid, time: this.wallTime(), rc };
-            });
+            const committed = this.log.commitWrite(write, asker);
+            ({ index, rc } = committed);
             // The leader applied it just now: its tree shows the node as this write left it.
-            const txn = this.log[index - 1]!;
-            if (rc === 0 && txn.type === 'create') value = txn.path;
-            if (rc === 0 && txn.type === 'setData') value = (this.primary.read(write.path, asker, 0) as { stat: SimStat }).stat;
+            if (rc === 0 && committed.txn.type === 'create') value = committed.txn.path;
+            if (rc === 0 && committed.txn.type === 'setData') value = (this.log.primary.read(write.path, asker, 0) as { stat: SimStat }).stat;
           }
-          this.afterApply(member, index, () => {
+          this.log.afterApply(member, index, () => {
             const loss = connection.loseReply;
             if (loss && rc === 0 && (loss.when?.(request as WriteRequest) ?? true)) {
               connection.loseReply = undefined;
@@ -296,57 +278,6 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     for (const n of fired) connection.reply(() => connection.handle.notify(n.type, n.path));
   }
 
-  // ------------------------------------------------------------------ the leader's log
-
-  private nextZxid(): bigint {
-    return (this.epoch << 32n) | ++this.counter;
-  }
-
-  /** Simulated wall-clock time of a transaction (ctime/mtime). */
-  private wallTime(): number {
-    return Date.UTC(2026, 0, 1) + Math.floor(this.scheduler.now);
-  }
-
-  /** Appends the transaction `make` builds (applied to the leader's tree at once) and schedules every replica to apply it. Returns its log index (1-based). */
-  private commit(make: () => Txn): number {
-    const txn = make();
-    this.primary.apply(txn);
-    this.log.push(txn);
-    const index = this.log.length;
-    for (const member of this.members) this.scheduleApply(member);
-    return index;
-  }
-
-  private scheduleApply(member: Member): void {
-    if (!member.up) return;
-    const [min, max] = this.applyRange;
-    const delay = Math.max(member.lagUntil - this.scheduler.now, 0) + min + this.scheduler.random.float() * (max - min);
-    this.scheduler.schedule(delay, () => this.catchUp(member), 'apply', SIM_ACTOR);
-  }
-
-  /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
-  private catchUp(member: Member): void {
-    if (!member.up || member.lagUntil > this.scheduler.now) return;
-    while (member.applied < this.log.length) {
-      this.deliver(member, member.tree.apply(this.log[member.applied++]!));
-    }
-    const ready = member.held.filter((h) => h.index <= member.applied);
-    member.held.splice(0, member.held.length, ...member.held.filter((h) => h.index > member.applied));
-    for (const h of ready) h.release();
-  }
-
-  private afterApply(member: Member, index: number, release: () => void): void {
-    if (member.applied >= index) return release();
-    member.held.push({ index, release });
-    this.scheduleApply(member);
-  }
-
-  private deliver(member: Member, notifications: readonly Notification[]): void {
-    for (const n of notifications) {
-      for (const connection of member.connections) if (connection.session === n.session) connection.reply(() => connection.handle.notify(n.type, n.path));
-    }
-  }
-
   // ------------------------------------------------------------------ sessions
 
   private attach(record: SessionRecord, connection: ServerConnection): void {
@@ -356,44 +287,21 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     }
     record.owner = connection.member;
     connection.session = record.id;
-    this.touch(record);
-  }
-
-  private touch(record: SessionRecord): void {
-    // ZooKeeper's ExpiryQueue: the deadline rounded up to the next tick.
-    record.expiresAt = (Math.floor((this.scheduler.now + record.timeoutMs) / this.tickMs) + 1) * this.tickMs;
-  }
-
-  private tickSessions(): void {
-    this.scheduler.schedule(this.tickMs, () => {
-      this.tickSessions();
-      if (!this.hasQuorum) {
-        // No leader, no expiry; a new leader gives every session a fresh timeout (as ZooKeeper's does).
-        for (const record of this.sessions.values()) this.touch(record);
-        return;
-      }
-      for (const record of this.sessions.values()) if (!record.ended && record.expiresAt <= this.scheduler.now) this.expire(record, 'timed out');
-    }, 'session tick', SIM_ACTOR);
+    this.sessions.touch(record);
   }
 
   private sweepContainers(intervalMs: number): void {
     this.scheduler.schedule(intervalMs, () => {
       this.sweepContainers(intervalMs);
       if (!this.hasQuorum) return;
-      for (const path of this.primary.emptyContainers()) {
-        this.commit(() => {
-          const zxid = this.nextZxid();
-          const txn = this.primary.prepare({ op: 'delete', path, version: -1 }, { session: 0n, ids: [] }, zxid, this.wallTime());
-          return txn instanceof ZkFault ? { type: 'error', zxid, time: this.wallTime(), rc: txn.rc } : txn;
-        });
-      }
+      for (const path of this.log.primary.emptyContainers()) this.log.commitWrite({ op: 'delete', path, version: -1 }, { session: 0n, ids: [] });
     }, 'container sweep', SIM_ACTOR);
   }
 
   private expire(record: SessionRecord, why: string): void {
     record.ended = true;
     this.scheduler.note(`session 0x${record.id.toString(16)} expires (${why})`, SIM_ACTOR);
-    this.commit(() => this.primary.closeSession(record.id, this.nextZxid(), this.wallTime()));
+    this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
     for (const member of this.members) for (const c of member.connections) if (c.session === record.id) c.close('session expired');
   }
 
@@ -407,50 +315,31 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** `actor` is cut off for `ms`: its packets wait (both ways), its new connections time out; neither end is told. */
   partition(actor: string, ms: number): void {
-    const end = Math.max(this.partitions.get(actor) ?? 0, this.scheduler.now + ms);
-    this.partitions.set(actor, end);
-    this.scheduler.schedule(end - this.scheduler.now, () => {
-      if (this.partitionEnd(actor) === end) this.endPartition(actor);
-    }, 'partition ends', SIM_ACTOR);
+    this.network.cut(actor, ms);
   }
 
-  /** A connection holds packets until its client's partition ends. */
+  /** A connection holds packets until its client's partition ends (see `NetworkPartitions`). */
   holding(connection: ServerConnection): void {
-    this.held.add(connection);
-  }
-
-  /**
-   * The partition of `actor` ends: the packets TCP kept go out, both ways at once. (The library's
-   * session-loss clock counts on hearing from the server only when the server can hear us: a
-   * network that healed one way seconds before the other, as TCP's retransmission back-off can
-   * make it, is outside what this simulation models; see the README's simulation section.)
-   */
-  private endPartition(actor: string): void {
-    this.partitions.delete(actor);
-    for (const connection of [...this.held]) {
-      if (connection.handle.actor !== actor) continue;
-      this.held.delete(connection);
-      connection.release();
-    }
+    this.network.holding(connection);
   }
 
   /** Ends every partition and lag, and starts every stopped member: the faults are over. */
   heal(): void {
-    for (const actor of [...this.partitions.keys()]) this.endPartition(actor);
+    this.network.healAll();
     for (const member of this.members) {
       member.lagUntil = 0;
       this.setMemberUp(member.id, true);
-      this.scheduleApply(member);
+      this.log.scheduleApply(member);
     }
   }
 
   isPartitioned(actor: string): boolean {
-    return this.partitionEnd(actor) > this.scheduler.now;
+    return this.network.isCut(actor);
   }
 
   /** When `actor`'s partition ends (0 when it has none). */
   partitionEnd(actor: string): number {
-    return this.partitions.get(actor) ?? 0;
+    return this.network.end(actor);
   }
 
   /**
@@ -473,7 +362,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (member.up === up) return;
     member.up = up;
     if (!up) for (const c of [...member.connections]) c.close('server stopped');
-    else this.scheduleApply(member);
+    else this.log.scheduleApply(member);
     if (!this.hasQuorum) for (const m of this.members) for (const c of [...m.connections]) c.close('quorum lost');
   }
 
@@ -483,7 +372,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (this.members.length === 1) return;
     const member = this.members.find((m) => m.id === id)!;
     member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
-    this.scheduleApply(member);
+    this.log.scheduleApply(member);
   }
 
   /**
@@ -492,16 +381,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
    */
   wipe(): void {
     for (const member of this.members) for (const c of [...member.connections]) c.close('restarted with an empty data directory');
-    this.primary = new ZnodeTree();
-    this.log = [];
-    this.counter = 0n;
-    this.epoch = 1n;
+    this.log.wipe();
     this.sessions.clear();
-    for (const member of this.members) {
-      member.held.length = 0;
-      member.applied = 0;
-      (member as { tree: ZnodeTree }).tree = new ZnodeTree();
-    }
   }
 
   /**
@@ -510,28 +391,16 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
    * Returns its hex id.
    */
   operatorSession(): string {
-    const id = (BigInt(this.members[0]!.id) << 56n) | (0x0be0_0000n + ++this.sessionCounter);
-    this.sessions.set(id, { id, password: '', timeoutMs: Infinity, expiresAt: Infinity, owner: undefined, ended: false });
-    this.commit(() => ({ type: 'createSession', zxid: this.nextZxid(), time: this.wallTime(), session: id }));
+    const { id } = this.sessions.openOperator(this.members[0]!.id);
+    this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
     return id.toString(16);
   }
 
   /** A write of an operator session (see `operatorSession`): the created path, or the failure's return code. */
   operatorWrite(sessionHex: string, request: WriteRequest): { rc: number; path?: string } {
     if (!this.hasQuorum) return { rc: RC.CONNECTIONLOSS };
-    const asker: Asker = { session: BigInt(`0x${sessionHex}`), ids: [] };
-    let result: { rc: number; path?: string } = { rc: 0 };
-    this.commit(() => {
-      const zxid = this.nextZxid();
-      const txn = this.primary.prepare(request, asker, zxid, this.wallTime());
-      if (txn instanceof ZkFault) {
-        result = { rc: txn.rc };
-        return { type: 'error', zxid, time: this.wallTime(), rc: txn.rc };
-      }
-      if (txn.type === 'create') result = { rc: 0, path: txn.path };
-      return txn;
-    });
-    return result;
+    const { rc, txn } = this.log.commitWrite(request, { session: BigInt(`0x${sessionHex}`), ids: [] });
+    return rc === 0 && txn.type === 'create' ? { rc, path: txn.path } : { rc };
   }
 
   /** Connections of the handles `actor` opened. */
@@ -541,12 +410,12 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** Sessions the server considers alive. */
   liveSessions(): string[] {
-    return [...this.sessions.values()].filter((r) => !r.ended).map((r) => r.id.toString(16));
+    return this.sessions.live().map((r) => r.id.toString(16));
   }
 
   /** The leader's tree: every node with its owner (hex session id, `0` for persistent ones). */
   nodes(): { path: string; owner: string }[] {
-    return this.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
+    return this.log.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
   }
 
   /** Whether some session watches `path` (a data or exists watch, on any server). */
@@ -556,7 +425,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** Reads the leader's tree (for checks and the testing entry point, not for recipes). */
   readNode(path: string): { data: Buffer; stat: SimStat; children: string[]; acl: readonly ZkAcl[] } | undefined {
-    const found = this.primary.read(path, { session: 0n, ids: [] }, 0);
+    const found = this.log.primary.read(path, { session: 0n, ids: [] }, 0);
     return found instanceof ZkFault ? undefined : found;
   }
 }

@@ -2,6 +2,7 @@ import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import type { NativeAcl, NativeAclReply, NativeBinding, NativeStat, NativeZooKeeper } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import { ClientWatches } from './client-watches.js';
+import { describeReply, describeRequest, toNativeStat, zerror } from './native-replies.js';
 import type { SimClock } from './sim-clock.js';
 import type { SimEvent } from './sim-clock.js';
 import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, HandshakeRequest, Member, ServerConnection } from './server-connection.js';
@@ -33,6 +34,10 @@ const STATE_CONNECTED = 3;
 const STATE_CONNECTING = 1;
 const STATE_EXPIRED = -112;
 const ZINVALIDSTATE = -9;
+
+// Why this file is long: it is the C client's one state machine (host rotation, handshake, ping and
+// read timeout, the outbox while connecting, SetWatches, expiry), and each `a_*` request of the
+// binding's surface is a few lines over it. The replies' encoding is in `native-replies.ts`.
 
 /**
  * The C client over a `SimulatedEnsemble`, with the surface of the `zookeeper` package's handle
@@ -249,7 +254,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding, Connecti
         if (!this.pending.delete(packet)) return;
         this.lastHeardAt = s.now;
         if (zxid > this.lastZxidSeen) this.lastZxidSeen = zxid;
-        if (s.tracer && request.op !== 'ping') s.note(`← ${request.op} ${'path' in request ? request.path : ''} ${rc === 0 ? 'ok' : zerror(rc)}${describeValue(value)}`);
+        if (s.tracer && request.op !== 'ping') s.note(`← ${request.op} ${'path' in request ? request.path : ''} ${rc === 0 ? 'ok' : zerror(rc)}${describeReply(value)}`);
         callback(rc, value);
       },
     };
@@ -370,69 +375,4 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding, Connecti
   private emit(event: string, ...args: unknown[]): void {
     for (const listener of this.listeners.get(event) ?? []) listener(...args);
   }
-}
-
-function toNativeStat(stat: SimStat): NativeStat {
-  return {
-    czxid: Number(stat.czxid),
-    mzxid: Number(stat.mzxid),
-    pzxid: Number(stat.pzxid),
-    ctime: new Date(stat.ctime),
-    mtime: new Date(stat.mtime),
-    version: stat.version,
-    cversion: stat.cversion,
-    aversion: stat.aversion,
-    ephemeralOwner: stat.ephemeralOwner.toString(16),
-    dataLength: stat.dataLength,
-    numChildren: stat.numChildren,
-  };
-}
-
-const ZERRORS: Record<number, string> = {
-  0: 'ok',
-  [RC.CONNECTIONLOSS]: 'connection loss',
-  [RC.BADARGUMENTS]: 'bad arguments',
-  [RC.NONODE]: 'no node',
-  [RC.NOAUTH]: 'not authenticated',
-  [RC.BADVERSION]: 'bad version',
-  [RC.NOCHILDRENFOREPHEMERALS]: 'no children for ephemerals',
-  [RC.NODEEXISTS]: 'node exists',
-  [RC.NOTEMPTY]: 'not empty',
-  [RC.SESSIONEXPIRED]: 'session expired',
-  [RC.INVALIDACL]: 'invalid acl',
-  [RC.AUTHFAILED]: 'authentication failed',
-  [RC.CLOSING]: 'zookeeper is closing',
-  [RC.SESSIONMOVED]: 'session moved to another server, so operation is ignored',
-};
-
-/** The C client's `zerror` text of a return code. */
-function zerror(rc: number): string {
-  return ZERRORS[rc] ?? `unknown error ${rc}`;
-}
-
-function describeRequest(request: ClientRequest): string {
-  switch (request.op) {
-    case 'create':
-      return `create ${request.path} flags=${request.flags} (${request.data.length} B)`;
-    case 'setData':
-      return `setData ${request.path} v=${request.version} (${request.data.length} B)`;
-    case 'delete':
-      return `delete ${request.path} v=${request.version}`;
-    case 'getData':
-    case 'exists':
-    case 'getChildren':
-      return `${request.op} ${request.path}${request.watch ? ' +watch' : ''}`;
-    case 'auth':
-      return 'auth';
-    default:
-      return 'path' in request ? `${request.op} ${request.path}` : request.op;
-  }
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return ` ${value}`;
-  if (value && typeof value === 'object' && 'children' in value && Array.isArray((value as { children?: unknown }).children)) {
-    return ` [${(value as { children: string[] }).children.length} children]`;
-  }
-  return '';
 }

@@ -79,6 +79,10 @@ export class ZkFault {
   constructor(readonly rc: number) {}
 }
 
+// Why this file is long: it is ZooKeeper's DataTree, one structure: every write's checks (versions,
+// ACLs, ephemerals, sequence numbers, containers), the transactions they become, and the watches
+// those transactions fire, which must see the tree exactly as each transaction leaves it.
+
 /**
  * ZooKeeper's data tree as one server holds it: znodes with their stats and ACLs, and the watches
  * that this server's clients left on them. The leader's copy validates writes (`prepare`) in the
