@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { nativeConnectString, shuffleHosts } from './connect-string.js';
 import {
   loadNativeZooKeeper,
   NATIVE_SESSION_EVENT,
@@ -80,27 +81,6 @@ export function toStat(raw: NativeStat): ZkStat {
   };
 }
 
-/** `h1:p,h2:p,h3:p/chroot` with the hosts in random order (Fisher-Yates); the chroot stays last. */
-export function shuffleHosts(connectString: string): string {
-  const slash = connectString.indexOf('/');
-  const hosts = (slash === -1 ? connectString : connectString.slice(0, slash)).split(',');
-  for (let i = hosts.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [hosts[i], hosts[j]] = [hosts[j]!, hosts[i]!];
-  }
-  return hosts.join(',') + (slash === -1 ? '' : connectString.slice(slash));
-}
-
-/**
- * `[::1]:2181` as the C client reads it: it does not strip brackets (it would try to resolve
- * `[::1]` and fail) but splits each host at its last `:`, so a bare `::1:2181` is unambiguous to it.
- */
-export function nativeConnectString(connectString: string): string {
-  const slash = connectString.indexOf('/');
-  const hosts = (slash === -1 ? connectString : connectString.slice(0, slash)).split(',');
-  return hosts.map((host) => host.replace(/^\[([^\]]*)\]:/, '$1:')).join(',') + (slash === -1 ? '' : connectString.slice(slash));
-}
-
 type NativeWatcher = (type: number, state: number, path: string) => void;
 
 /** A watcher as handed to the C client, counted while the C client holds it (`watcherCount`). */
@@ -109,6 +89,10 @@ interface TrackedWatch {
   /** The reply's code says the C client kept the watcher. */
   registered(): void;
 }
+
+// Why this file is long: one promise method per request of the native binding, each with its own
+// callback shape and the error it must carry (operation and path); splitting them by kind would
+// only scatter the one convention they share.
 
 /**
  * A typed promise facade over one handle of the `zookeeper` package, i.e. one ZooKeeper

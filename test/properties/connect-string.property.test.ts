@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { validateConnectString } from '../../src/zk-lock.options-validator.js';
 import { loadNativeZooKeeper } from '../../src/zookeeper/native-binding.js';
-import { nativeConnectString } from '../../src/zookeeper/zookeeper-handle.js';
+import { nativeConnectString } from '../../src/zookeeper/connect-string.js';
 
 /** Whether the C client's zookeeper_init parses (and resolves) `connect`. */
 function cClientAccepts(connect: string): boolean {
