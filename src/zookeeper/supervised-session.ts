@@ -49,6 +49,11 @@ export interface ZkSessionOptions {
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
 
+// Why this file is long: a session's life is one state machine (connecting, suspended, lost, abandoned,
+// expired and replaced, closed) over fields every transition reads; its requests are one-line
+// delegations to the current handle. What stands alone is elsewhere: the loss clock, the closing of
+// an abandoned session, the connect diagnosis and the ACL policy.
+
 /**
  * Owns the ZooKeeper session of one module instance and keeps one alive: it publishes the
  * connection state, tells when the server may have expired the session while we could not see

@@ -8,7 +8,6 @@ import { afterEach, describe, it } from 'node:test';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { currentSeq, expireSession, Kit, Recorder } from './election-kit.js';

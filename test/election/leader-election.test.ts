@@ -6,8 +6,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ElectionClosedError } from '../../src/errors/election-closed.error.js';
-import type { LeaderElection } from '../../src/recipes/election/leader-election.js';
-import { FaultySession } from '../support/faulty-session.js';
 import { waitFor } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { currentSeq, Kit, leaderAAndObservedB, queuedInOrder, Recorder } from './election-kit.js';

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import type { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
 import { waitFor } from '../support/wait.js';

@@ -83,6 +83,10 @@ export interface Election {
   close(): Promise<void>;
 }
 
+// Why this file is long: its class doc is the election's glossary (succession, term, tenure,
+// take-over, leader work, section) and its safety argument, and the `Election` contract the testing kit
+// also implements sits with it; the class itself is the participation loop and the hand-over.
+
 /**
  * Leader election on the fair queue (marker `n`, in `<root>/elections/<name>`): the participant
  * whose node is first in line leads; each other participant watches only its predecessor, so a

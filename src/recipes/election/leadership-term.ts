@@ -58,6 +58,10 @@ type TakeOver =
   | { readonly state: 'running'; readonly done: Promise<void>; readonly control: AbortController }
   | { readonly state: 'done' };
 
+// Why this file is long: it is one state machine, and the point of folding its flags into `Phase`
+// was that every transition is in `enter` and every session state in `onState`: the check of our node
+// and the take-over are steps of it that read and change the phase, so they stay beside it.
+
 /**
  * One queue node's time at the head of the election queue, from the listing that showed it first
  * in line until the node is gone or given up (see `LeaderElection` for the words). It reports
