@@ -79,3 +79,4 @@ export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';
 export { LeadershipLostError } from './errors/leadership-lost.error.js';
 export { ElectionClosedError } from './errors/election-closed.error.js';
 export { RepeatedConnectionLossError } from './errors/repeated-connection-loss.error.js';
+export { NativeClientMissingError } from './errors/native-client-missing.error.js';

@@ -1,4 +1,4 @@
-import diagnosticsChannel from 'node:diagnostics_channel';
+import { channel, type Channel } from 'node:diagnostics_channel';
 
 /**
  * The `node:diagnostics_channel` names the library publishes on. Every event's `type` starts with
@@ -28,10 +28,10 @@ export interface EventSink<Events extends { readonly [C in ZkLockChannel]?: obje
 
 // Held here for the life of the process: a channel object nobody references can be collected,
 // and with it the cheap `hasSubscribers` answer.
-const channels: Record<ZkLockChannel, diagnosticsChannel.Channel> = {
-  lock: diagnosticsChannel.channel(ZK_LOCK_CHANNELS.lock),
-  leadership: diagnosticsChannel.channel(ZK_LOCK_CHANNELS.leadership),
-  session: diagnosticsChannel.channel(ZK_LOCK_CHANNELS.session),
+const channels: Record<ZkLockChannel, Channel> = {
+  lock: channel(ZK_LOCK_CHANNELS.lock),
+  leadership: channel(ZK_LOCK_CHANNELS.leadership),
+  session: channel(ZK_LOCK_CHANNELS.session),
 };
 
 /** Whether `channel` has a `diagnostics_channel` subscriber. */

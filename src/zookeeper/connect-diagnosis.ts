@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import net from 'node:net';
+import { createConnection } from 'node:net';
 
 /** Why no session could be established, as a fresh attempt to reach each server found it. */
 export interface ConnectDiagnosis {
@@ -69,7 +69,7 @@ async function diagnoseServer(server: string, timeoutMs: number): Promise<Findin
 
 function tcpConnect(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
+    const socket = createConnection({ host, port });
     let failure: Error | undefined;
     socket.once('connect', () => socket.destroy());
     socket.once('error', (error) => (failure = error));

@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+import { NativeClientMissingError } from '../errors/native-client-missing.error.js';
+import { requireZooKeeperPackage } from './zookeeper-package.cjs';
 
 /**
  * The slice of the `zookeeper` npm package (a binding of the ZooKeeper C client) that the
@@ -73,12 +74,19 @@ export interface NativeZooKeeperConstructor {
   new (config: Record<string, unknown>): NativeZooKeeper;
 }
 
-const require = createRequire(import.meta.url);
-
-/** Loaded lazily so that importing the library never fails before a session is needed. */
+/**
+ * Loaded lazily so that importing the library never loads native code (see `zookeeper-package.cts`).
+ * Throws `NativeClientMissingError` when the package is not installed or did not build.
+ */
 let ctor: NativeZooKeeperConstructor | undefined;
 export function loadNativeZooKeeper(): NativeZooKeeperConstructor {
-  ctor ??= require('zookeeper') as NativeZooKeeperConstructor;
+  if (!ctor) {
+    try {
+      ctor = requireZooKeeperPackage() as NativeZooKeeperConstructor;
+    } catch (error) {
+      throw new NativeClientMissingError({ cause: error });
+    }
+  }
   return ctor;
 }
 

@@ -164,10 +164,13 @@ describe('ZkLockHealthIndicator', () => {
 
   it('is published as nestjs-zk-lock/health, and the main entry point never loads @nestjs/terminus', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(buildDir, '..', 'package.json'), 'utf8')) as {
-      exports: Record<string, { types: string; default: string }>;
+      exports: Record<string, { import: { types: string; default: string }; default: { types: string; default: string } }>;
       peerDependenciesMeta: Record<string, { optional: boolean }>;
     };
-    assert.deepEqual(pkg.exports['./health'], { types: './dist/health/index.d.ts', default: './dist/health/index.js' });
+    assert.deepEqual(pkg.exports['./health'], {
+      import: { types: './dist/esm/health/index.d.ts', default: './dist/esm/health/index.js' },
+      default: { types: './dist/health/index.d.ts', default: './dist/health/index.js' },
+    });
     assert.equal(pkg.peerDependenciesMeta['@nestjs/terminus']?.optional, true);
     // Every module the main entry point imports, transitively (compiled JS: static imports only).
     const { files, packages } = importGraph(path.join(buildDir, 'src/index.js'));

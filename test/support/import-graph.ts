@@ -9,8 +9,8 @@ export interface ImportGraph {
   readonly packages: ReadonlySet<string>;
 }
 
-/** Static `import`/`export ... from`, side-effect imports and literal `import()`: what tsc emits. */
-const SPECIFIER = /\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
+/** Static `import`/`export ... from`, side-effect imports, literal `import()` and `require()`: what tsc emits. */
+const SPECIFIER = /\b(?:from|import|require)\s*\(?\s*['"]([^'"]+)['"]/g;
 
 export function importGraph(entry: string): ImportGraph {
   const files = new Set<string>();
@@ -45,7 +45,7 @@ export function sourceGraph(root: string): SourceGraph {
         const imports = new Set<string>();
         for (const [, specifier = ''] of fs.readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
           if (!specifier.startsWith('.')) continue;
-          imports.add(relative(root, path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts')));
+          imports.add(relative(root, path.resolve(path.dirname(file), specifier).replace(/\.(c|m)?js$/, '.$1ts')));
         }
         graph.set(relative(root, file), imports);
       }

@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { syncBuiltinESMExports } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { SimEvent } from './sim-clock.js';
 import type { SimScheduler } from './sim-scheduler.js';
@@ -7,8 +7,8 @@ import type { SimScheduler } from './sim-scheduler.js';
 /** `Date.now()` at virtual time 0: a fixed instant, so that a seed's trace never changes. */
 export const VIRTUAL_EPOCH_MS = Date.UTC(2026, 0, 1);
 
-const require = createRequire(import.meta.url);
-const crypto = require('node:crypto') as typeof import('node:crypto');
+/** The builtin's own exports object (an `import * as` namespace is a copy in a CommonJS build, and frozen in an ES one). */
+const crypto = process.getBuiltinModule('node:crypto');
 
 /**
  * A timer of the virtual runtime, shaped like Node's `Timeout` as far as the library uses it
