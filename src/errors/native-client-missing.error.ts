@@ -12,8 +12,9 @@ export class NativeClientMissingError extends ZkLockError {
     super(
       'ZK_NATIVE_CLIENT_MISSING',
       `The ZooKeeper native client (npm package \`zookeeper\`) could not be loaded: ${reason}. ` +
-        'It builds on install and needs python3, make and g++: install them and run `npm rebuild zookeeper` ' +
-        '(or `npm install` again). Unit tests with nestjs-zk-lock/testing need no native client.',
+        'It builds on install and needs python3, make and g++; npm 11 runs its build only once approved ' +
+        '(`npm install-scripts approve zookeeper`). Then run `npm rebuild zookeeper`. ' +
+        'Unit tests with nestjs-zk-lock/testing need no native client.',
       options,
     );
   }
