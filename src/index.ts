@@ -3,6 +3,13 @@ export { ZkLockModule } from './zk-lock.module.js';
 export type { ZkLockModuleOptions, ResolvedZkLockOptions } from './zk-lock.options.js';
 export type { ZkLockElectionOptions } from './zk-lock.options.js';
 export { ZK_LOCK_OPTIONS } from './zk-lock.constants.js';
+export {
+  ZkLockExceptionFilter,
+  ZK_LOCK_EXCEPTION_FILTER_OPTIONS,
+  type ZkLockExceptionFilterOptions,
+  type ZkLockRpcError,
+} from './filters/zk-lock-exception.filter.js';
+export { httpAnswerOf, type HttpAnswer } from './filters/error-answers.js';
 
 export { LockService, type OnBusy, type WithLockOptions } from './services/lock.service.js';
 export { HeldLock } from './services/held-lock.js';

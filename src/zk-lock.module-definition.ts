@@ -1,5 +1,18 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+import { zkLockExceptionFilterProvider, type ZkLockExceptionFilterOptions } from './filters/zk-lock-exception.filter.js';
 import type { ZkLockModuleOptions } from './zk-lock.options.js';
+
+/** Options of `forRoot` / `forRootAsync` that shape the module itself, so they are known before the others resolve. */
+export interface ZkLockModuleExtras {
+  /** Register the module globally. Default false. */
+  isGlobal: boolean;
+  /**
+   * Register `ZkLockExceptionFilter` for the whole application: the library's errors reach HTTP
+   * clients as 400/409/503/500 and microservice clients as `{ status: 'error', code, message }`.
+   * `true`, or its options. Default false.
+   */
+  exceptionFilter: boolean | ZkLockExceptionFilterOptions;
+}
 
 export const {
   ConfigurableModuleClass: ZkLockConfigurableModule,
@@ -8,5 +21,9 @@ export const {
   ASYNC_OPTIONS_TYPE: ZK_LOCK_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<ZkLockModuleOptions>()
   .setClassMethodName('forRoot')
-  .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .setExtras<ZkLockModuleExtras>({ isGlobal: false, exceptionFilter: false }, (definition, extras) => ({
+    ...definition,
+    global: extras.isGlobal,
+    providers: extras.exceptionFilter === false ? definition.providers : [...(definition.providers ?? []), zkLockExceptionFilterProvider(extras.exceptionFilter)],
+  }))
   .build();

@@ -24,6 +24,8 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   { name: 'recipes: common', patterns: [/^recipes\/[^/]+\.ts$/] },
   { name: 'recipes: queue and ready state', patterns: [/^recipes\/(queue|ready)\//] },
   { name: 'recipes: lock and election', patterns: [/^recipes\/(lock|election)\//] },
+  // Nest's answer to the library's errors, per transport: knows the errors only.
+  { name: 'filters', patterns: [/^filters\//] },
   {
     name: 'configuration and events',
     patterns: [/^observability\//, /^zk-lock\.(constants|options|options-validator|module-definition)\.ts$/],

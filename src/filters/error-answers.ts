@@ -1,0 +1,54 @@
+import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { ElectionClosedError } from '../errors/election-closed.error.js';
+import { InvalidLockNameError } from '../errors/invalid-lock-name.error.js';
+import { LeadershipLostError } from '../errors/leadership-lost.error.js';
+import { LockBusyError } from '../errors/lock-busy.error.js';
+import { LockLostError } from '../errors/lock-lost.error.js';
+import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import { RepeatedConnectionLossError } from '../errors/repeated-connection-loss.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import type { ZkLockError } from '../errors/zk-lock.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+
+/** What an HTTP client is told of one of the library's errors. */
+export interface HttpAnswer {
+  readonly status: 400 | 409 | 500 | 503;
+  /** The request may succeed if sent again later: a `Retry-After` header goes with it. */
+  readonly retryable: boolean;
+}
+
+/**
+ * The status of each error, for a request that met it:
+ * - 400: the request named a lock that cannot exist (`InvalidLockNameError`);
+ * - 409: the lock is held and the call was told not to wait (`LockBusyError`);
+ * - 503, with `Retry-After`: the answer may differ later: the lock was not granted in time, this
+ *   process stopped leading, or ZooKeeper cannot be reached (or the lock was lost with it);
+ * - 500: anything else, which a retry will not mend (a corrupt state, a failed recovery, a misuse).
+ */
+export function httpAnswerOf(error: ZkLockError): HttpAnswer {
+  if (error instanceof InvalidLockNameError) return { status: 400, retryable: false };
+  if (error instanceof LockBusyError) return { status: 409, retryable: false };
+  if (isTransient(error)) return { status: 503, retryable: true };
+  return { status: 500, retryable: false };
+}
+
+function isTransient(error: ZkLockError): boolean {
+  return (
+    error instanceof LockTimeoutError ||
+    error instanceof LeadershipLostError ||
+    error instanceof ElectionClosedError ||
+    error instanceof LockLostError ||
+    error instanceof ConnectTimeoutError ||
+    error instanceof RepeatedConnectionLossError ||
+    error instanceof SessionClosedError ||
+    ZooKeeperError.isRetryable(error)
+  );
+}
+
+/** The reason phrase of each status the filter sends, as Nest's own error bodies name it. */
+export const REASON_PHRASES: Readonly<Record<HttpAnswer['status'], string>> = {
+  400: 'Bad Request',
+  409: 'Conflict',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
