@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Keeps Nest 11 working: swap every @nestjs/* dev dependency for its Nest 11 line (without
 # touching package.json or the lock file), rebuild, and run the tests that exercise the Nest
-# surface: module wiring, decorators, scheduling composition, terminus and the testing module.
+# surface: module wiring, decorators, scheduling composition, terminus, the testing module, the
+# exception filter and microservices, and the packed package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 declare -A NEST11=(
   [@nestjs/common]=11 [@nestjs/core]=11 [@nestjs/testing]=11 [@nestjs/platform-express]=11
-  [@nestjs/schedule]=6 [@nestjs/terminus]=11
+  [@nestjs/schedule]=6 [@nestjs/terminus]=11 [@nestjs/microservices]=11 [@nestjs/platform-fastify]=11
 )
 wanted=()
 for pkg in $(node -p "Object.keys(require('./package.json').devDependencies).filter((n) => n.startsWith('@nestjs/')).join(' ')"); do
