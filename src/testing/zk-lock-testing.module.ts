@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { zkLockExceptionFilterProvider, type ZkLockExceptionFilterOptions } from '../filters/zk-lock-exception.filter.js';
 import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
 import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
@@ -32,6 +33,8 @@ export interface ZkLockTestingOptions {
    * larger `checkpoint()` fails with `RecordTooLargeError` here as it would in production. Default 524288.
    */
   maxRecordBytes?: number;
+  /** As `ZkLockModule`'s option: registers `ZkLockExceptionFilter`, so that e2e tests see the answers production gives. Default false. */
+  exceptionFilter?: boolean | ZkLockExceptionFilterOptions;
 }
 
 /**
@@ -87,6 +90,7 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
         LeaderService,
         ZkLockMetadataAccessor,
         LeaderRecoveryExplorer,
+        ...(options.exceptionFilter === undefined || options.exceptionFilter === false ? [] : [zkLockExceptionFilterProvider(options.exceptionFilter)]),
       ],
       exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
     };

@@ -19,7 +19,9 @@ import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { zkLockExceptionFilterProvider } from '../../src/filters/zk-lock-exception.filter.js';
 import { LockService } from '../../src/services/lock.service.js';
+import { ZkLockTestingModule } from '../../src/testing/index.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
+import { Test } from '@nestjs/testing';
 import { sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 @Controller()
@@ -153,5 +155,21 @@ describe('ZkLockExceptionFilter options', () => {
     assert.throws(() => ZkLockModule.forRoot({ connect: '127.0.0.1:2181', exceptionFilter: 'yes' as never }), /exceptionFilter/);
     const provider = zkLockExceptionFilterProvider({ retryAfterSeconds: 1.5 });
     assert.throws(() => provider.useFactory({ httpAdapter: undefined }), /exceptionFilter\.retryAfterSeconds/);
+  });
+});
+
+describe('ZkLockExceptionFilter from ZkLockTestingModule (an e2e test without a server)', () => {
+  it('answers as in production', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [ZkLockTestingModule.forRoot({ exceptionFilter: true })], controllers: [ReportsController] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    try {
+      const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      const answer = await fetch(`${base}/lost-leadership`, { signal: AbortSignal.timeout(10_000) });
+      assert.deepEqual({ status: answer.status, retryAfter: answer.headers.get('retry-after'), code: ((await answer.json()) as { code: string }).code }, { status: 503, retryAfter: '1', code: 'ZK_LEADERSHIP_LOST' });
+    } finally {
+      await app.close();
+    }
+    assert.throws(() => ZkLockTestingModule.forRoot({ exceptionFilter: 'yes' as never }), InvalidOptionsError);
   });
 });
