@@ -93,6 +93,12 @@ describe('the packed package', { timeout: 600_000 }, () => {
     assert.equal(report.nativeLoaded, false, 'loading every entry point loaded the native client');
   });
 
+  it('runs its bin, the inspector CLI', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(scratch, 'node_modules/nestjs-zk-lock/package.json'), 'utf8')) as { bin: Record<string, string> };
+    const usage = run(process.execPath, [path.join(scratch, 'node_modules/nestjs-zk-lock', pkg.bin['nestjs-zk-lock']!), '--help'], scratch);
+    assert.match(usage, /^Usage: nestjs-zk-lock inspect/);
+  });
+
   it('type-checks under moduleResolution node16, nodenext and bundler, in CommonJS and ES module projects', () => {
     const variants: { type: 'commonjs' | 'module'; options: Record<string, unknown> }[] = [
       // A CommonJS project under node16 cannot import Nest 12 itself (ES modules only), so only the ES module one.
