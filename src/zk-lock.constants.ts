@@ -3,8 +3,10 @@ export const ZK_LOCK_OPTIONS = Symbol('nestjs-zk-lock:options');
 
 // The decorators write these, and `ZkLockMetadataAccessor` alone reads them.
 
-/** On a `@WithLock` method (the wrapper): `{ name, options }`. */
+/** On a `@WithLock` method (the wrapper): `{ name, options }`. For tools that list a class's locked methods. */
 export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
+/** On a `@WithLocks` method (the wrapper): `{ names, options }`. As `WITH_LOCK_METADATA`. */
+export const WITH_LOCKS_METADATA = 'nestjs-zk-lock:with_locks';
 
 /** On a `@LeaderOnly` method (the wrapper). */
 export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';

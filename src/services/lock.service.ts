@@ -12,6 +12,7 @@ import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { HeldLock } from './held-lock.js';
 import { findHeldLock, findLockFrame, LeasePins, lockContext, type LockFrame } from './lock-context.js';
+import { withLockSet, type WithLocksOptions } from './lock-set.js';
 import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
 
 export type OnBusy = 'wait' | 'skip' | 'throw';
@@ -99,6 +100,21 @@ export class LockService implements BeforeApplicationShutdown {
     } finally {
       this.running.delete(call);
     }
+  }
+
+  /**
+   * Runs `fn` while holding every lock of `names` (distinct), taken in one canonical order so that
+   * overlapping sets never deadlock, all or nothing; `fn` gets the held locks in the order of
+   * `names` (each with its fencing token), and they are released in the reverse order of taking.
+   * See `withLockSet`.
+   */
+  withLocks<T>(names: readonly string[], fn: (locks: readonly HeldLock[]) => T | Promise<T>, options?: WithLocksOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
+  withLocks<T>(names: readonly string[], fn: (locks: readonly HeldLock[]) => T | Promise<T>, options: WithLocksOptions): Promise<T | undefined>;
+  async withLocks<T>(names: readonly string[], fn: (locks: readonly HeldLock[]) => T | Promise<T>, options: WithLocksOptions = {}): Promise<T | undefined> {
+    validateWithLockOptions(options);
+    if ((options as WithLockOptions).recover !== undefined) throw new InvalidOptionsError('recover', 'withLocks runs no recovery: guard a lock with withLock(name, fn, { recover })');
+    const take = <R>(name: string, each: (lock: HeldLock) => R | Promise<R>, eachOptions: WithLocksOptions) => this.withLock(name, each, eachOptions);
+    return withLockSet(this, take, (name) => this.locks.pathOf(name), names, fn, options);
   }
 
   /** The lock held by the current call chain (the innermost, or the one named `name`). */

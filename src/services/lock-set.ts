@@ -1,0 +1,89 @@
+import { performance } from 'node:perf_hooks';
+import { describeValue } from '../errors/describe-value.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { LockOrderError } from '../errors/lock-order.error.js';
+import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import type { HeldLock } from './held-lock.js';
+import { lockContext } from './lock-context.js';
+
+/** Options of `withLocks`: those of `withLock` that apply to the whole set (no recovery). */
+export interface WithLocksOptions {
+  /** For the whole set: `LockTimeoutError` (naming the lock not granted) once it has passed. */
+  readonly waitMs?: number;
+  readonly signal?: AbortSignal;
+  /** As `withLock`'s, for each lock of the set: `skip` returns undefined, `throw` throws `LockBusyError`. */
+  readonly onBusy?: 'wait' | 'skip' | 'throw';
+}
+
+/** `LockService.withLock`, as the set takes each of its locks. */
+type TakeOne = <R>(name: string, fn: (lock: HeldLock) => R | Promise<R>, options: WithLocksOptions) => Promise<R | undefined>;
+
+/**
+ * Several locks held at once, all or nothing (Curator's `InterProcessMultiLock`, without its
+ * deadlock: Curator takes them in the caller's order). Every set is taken in one canonical order,
+ * sorted by name, so that two callers asking for overlapping sets never hold what the other waits
+ * for. Each lock is taken inside the one before it: a lock that is not granted (timeout, abort,
+ * busy) unwinds the ones already held, and the set is released in the reverse order of taking.
+ *
+ * `names` must be distinct valid lock names (`validate` checks each). A lock the call chain holds
+ * already is re-entered, as `withLock` does; a lock that sorts before one the chain holds is
+ * refused with `LockOrderError` before anything is taken.
+ */
+export async function withLockSet<T>(
+  owner: object,
+  take: TakeOne,
+  validate: (name: string) => void,
+  names: readonly string[],
+  fn: (locks: readonly HeldLock[]) => T | Promise<T>,
+  options: WithLocksOptions,
+): Promise<T | undefined> {
+  const order = canonicalOrder(names, validate);
+  refuseOutOfOrder(owner, order);
+  const deadline = options.waitMs === undefined ? undefined : performance.now() + options.waitMs;
+  const held = new Map<string, HeldLock>();
+  const takeFrom = (index: number): Promise<T | undefined> => {
+    if (index === order.length) return Promise.resolve(fn(names.map((name) => held.get(name)!)));
+    const name = order[index]!;
+    // The set's wait is one budget: each lock gets what the ones before it left.
+    const waitMs = deadline === undefined ? undefined : Math.max(0, Math.ceil(deadline - performance.now()));
+    return take(
+      name,
+      (lock) => {
+        held.set(name, lock);
+        return takeFrom(index + 1);
+      },
+      { ...options, waitMs },
+    );
+  };
+  try {
+    return await takeFrom(0);
+  } catch (error) {
+    // The timeout is the set's: say so with the set's budget, not what was left of it.
+    if (error instanceof LockTimeoutError && options.waitMs !== undefined && error.waitMs !== options.waitMs) {
+      throw new LockTimeoutError(error.lockPath, options.waitMs);
+    }
+    throw error;
+  }
+}
+
+/** `names` sorted by UTF-16 code units (the same order for every caller and every locale). */
+function canonicalOrder(names: readonly string[], validate: (name: string) => void): string[] {
+  if (!Array.isArray(names) || names.length === 0) throw new InvalidOptionsError('names', `expected a non-empty array of lock names, got ${describeValue(names)}`);
+  const seen = new Set<string>();
+  for (const name of names) {
+    validate(name);
+    if (seen.has(name)) throw new InvalidOptionsError('names', `"${name}" is named twice`);
+    seen.add(name);
+  }
+  return [...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Throws `LockOrderError` when the chain holds a lock of `owner` that sorts after one of `order` it does not hold. */
+function refuseOutOfOrder(owner: object, order: readonly string[]): void {
+  const heldByChain = new Set<string>();
+  for (let frame = lockContext.getStore(); frame; frame = frame.parent) if (frame.owner === owner) heldByChain.add(frame.lock.name);
+  if (heldByChain.size === 0) return;
+  const last = [...heldByChain].sort().at(-1)!;
+  const early = order.find((name) => !heldByChain.has(name) && name < last);
+  if (early !== undefined) throw new LockOrderError(early, last);
+}

@@ -1,0 +1,190 @@
+/**
+ * `LockService.withLocks` and `@WithLocks` against the shared ZooKeeper server: every lock of a set
+ * taken in one canonical order and released in reverse; two applications (two sessions, as two
+ * processes would be) asking again and again for overlapping sets in opposite orders never
+ * deadlock and never share a lock; all or nothing under a timeout, an abort and a busy lock (the
+ * locks already taken are released, no node is left queued); out-of-order nesting refused.
+ */
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Injectable, type INestApplicationContext } from '@nestjs/common';
+import { WithLocks } from '../../src/decorators/with-locks.decorator.js';
+import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
+import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { LockOrderError } from '../../src/errors/lock-order.error.js';
+import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
+import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
+import type { ZkLockEvent } from '../../src/observability/zk-lock-event.js';
+import { LockService } from '../../src/services/lock.service.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { withTimeout } from '../support/wait.js';
+import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+
+const root = testRoot();
+
+@Injectable()
+class Transfers {
+  readonly seen: { from: bigint | undefined; to: bigint | undefined }[] = [];
+
+  constructor(private readonly locks: LockService) {}
+
+  @WithLocks((from: string, to: string) => [`account:${from}`, `account:${to}`], { waitMs: 5000 })
+  async transfer(from: string, to: string): Promise<void> {
+    this.seen.push({ from: this.locks.current(`account:${from}`)?.fencingToken, to: this.locks.current(`account:${to}`)?.fencingToken });
+  }
+}
+
+/** Holds `name` through `locks` (its own call chain) until the returned function is called. */
+async function holdElsewhere(locks: LockService, name: string): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding!: () => void;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const call = locks.withLock(name, async () => {
+    holding();
+    await released;
+  });
+  await held;
+  return async () => {
+    release();
+    await call;
+  };
+}
+
+describe('LockService.withLocks', () => {
+  let appA: INestApplicationContext;
+  let appB: INestApplicationContext;
+  let locksA: LockService;
+  let locksB: LockService;
+  let observer: ZkSession;
+
+  before(async () => {
+    const options = { connect: sharedConnect(), root, sessionTimeoutMs: 4000 };
+    appA = await startLockApp(options, [Transfers]);
+    appB = await startLockApp(options, []);
+    locksA = appA.get(LockService);
+    locksB = appB.get(LockService);
+    observer = await openSession(sharedConnect());
+  });
+
+  after(async () => {
+    await appA?.close();
+    await appB?.close();
+    observer?.close();
+  });
+
+  const queued = async (name: string) => (await queueNodes(observer, `${root}/locks/${name}`)).length;
+
+  it('takes the set in canonical order, gives fn the locks in the order asked, releases in reverse', async () => {
+    const events: string[] = [];
+    const subscription = appA.get(ZkLockEvents).events$.subscribe((event: ZkLockEvent) => {
+      if (event.type === 'lock.acquired' || event.type === 'lock.released') events.push(`${event.type.slice(5)} ${event.name}`);
+    });
+    try {
+      const result = await locksA.withLocks(['set-c', 'set-a', 'set-b'], async (held) => {
+        assert.deepEqual(held.map((lock) => lock.name), ['set-c', 'set-a', 'set-b']);
+        assert.ok(held.every((lock) => typeof lock.fencingToken === 'bigint' && !lock.signal.aborted));
+        assert.deepEqual(await Promise.all(['set-a', 'set-b', 'set-c'].map(queued)), [1, 1, 1], 'every lock held in ZooKeeper');
+        return 'done';
+      });
+      assert.equal(result, 'done');
+    } finally {
+      subscription.unsubscribe();
+    }
+    assert.deepEqual(events, ['acquired set-a', 'acquired set-b', 'acquired set-c', 'released set-c', 'released set-b', 'released set-a']);
+  });
+
+  it('never deadlocks nor overlaps: two applications asking for overlapping sets in opposite orders', async () => {
+    const inUse = new Map<string, number>();
+    let overlaps = 0;
+    let runs = 0;
+    const work = async (held: readonly { name: string }[]) => {
+      for (const { name } of held) {
+        const count = (inUse.get(name) ?? 0) + 1;
+        inUse.set(name, count);
+        if (count > 1) overlaps++;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const { name } of held) inUse.set(name, inUse.get(name)! - 1);
+      runs++;
+    };
+    const sets = [
+      ['dl-x', 'dl-y'],
+      ['dl-y', 'dl-x'],
+      ['dl-y', 'dl-z', 'dl-x'],
+      ['dl-z', 'dl-x'],
+    ];
+    const chain = (locks: LockService, offset: number) =>
+      (async () => {
+        for (let i = 0; i < 15; i++) await locks.withLocks(sets[(i + offset) % sets.length]!, work);
+      })();
+    // 4 chains per application, each taking its sets in another rotation: without the canonical
+    // order, x-then-y against y-then-x deadlocks within a few rounds.
+    await withTimeout(Promise.all([0, 1, 2, 3].flatMap((offset) => [chain(locksA, offset), chain(locksB, offset + 1)])), 60_000, 'the chains deadlocked');
+    assert.equal(runs, 120);
+    assert.equal(overlaps, 0);
+    assert.deepEqual(await Promise.all(['dl-x', 'dl-y', 'dl-z'].map(queued)), [0, 0, 0]);
+  });
+
+  it('is all or nothing under a timeout, an abort and a busy lock: what it took is released, nothing stays queued', async () => {
+    const release = await holdElsewhere(locksB, 'aon-b');
+    try {
+      let ran = false;
+      const run = () => void (ran = true);
+      await assert.rejects(locksA.withLocks(['aon-a', 'aon-b', 'aon-c'], run, { waitMs: 200 }), (error: unknown) => {
+        assert.ok(error instanceof LockTimeoutError);
+        assert.equal(error.waitMs, 200, "the set's budget");
+        assert.equal(error.lockPath, `${root}/locks/aon-b`, 'the lock not granted');
+        return true;
+      });
+      const aborter = new AbortController();
+      const aborted = locksA.withLocks(['aon-a', 'aon-b'], run, { signal: aborter.signal });
+      setTimeout(() => aborter.abort(new Error('the caller gave up')), 100);
+      await assert.rejects(aborted, LockAbortedError);
+      await assert.rejects(locksA.withLocks(['aon-a', 'aon-b'], run, { onBusy: 'throw' }), LockBusyError);
+      assert.equal(await locksA.withLocks(['aon-a', 'aon-b'], run, { onBusy: 'skip' }), undefined);
+      assert.equal(ran, false);
+      assert.deepEqual([await queued('aon-a'), await queued('aon-b'), await queued('aon-c')], [0, 1, 0], 'only the other holder is left');
+    } finally {
+      await release();
+    }
+  });
+
+  it('re-enters what the chain holds, and refuses to take a lock out of order', async () => {
+    await locksA.withLock('order-a', () =>
+      locksA.withLocks(['order-a', 'order-b'], (held) => {
+        assert.deepEqual(held.map((lock) => lock.name), ['order-a', 'order-b']);
+        assert.equal(held[0], locksA.current('order-a'), 'the same lease, re-entered');
+      }),
+    );
+    await locksA.withLock('order-b', async () => {
+      await assert.rejects(locksA.withLocks(['order-a', 'order-b'], () => undefined), (error: unknown) => {
+        assert.ok(error instanceof LockOrderError);
+        assert.deepEqual([error.lockName, error.heldName], ['order-a', 'order-b']);
+        return true;
+      });
+      assert.equal(await queued('order-a'), 0, 'refused before taking anything');
+      await locksA.withLocks(['order-b', 'order-c'], () => undefined); // after what it holds: fine
+    });
+  });
+
+  it('refuses bad names and options, typed, before taking anything', async () => {
+    await assert.rejects(locksA.withLocks([], () => undefined), InvalidOptionsError);
+    await assert.rejects(locksA.withLocks(['v-a', 'v-a'], () => undefined), /named twice/);
+    await assert.rejects(locksA.withLocks(['v-a', 'v/b'], () => undefined), InvalidLockNameError);
+    await assert.rejects(locksA.withLocks(['v-a'], () => undefined, { recover: () => undefined } as never), /withLocks runs no recovery/);
+    await assert.rejects(locksA.withLocks(['v-a'], () => undefined, { waitMs: -1 }), InvalidOptionsError);
+    assert.equal(await queued('v-a'), 0);
+  });
+
+  it('@WithLocks holds both accounts of a transfer, named from the arguments', async () => {
+    const transfers = appA.get(Transfers);
+    await Promise.all([transfers.transfer('1', '2'), transfers.transfer('2', '1')]);
+    assert.equal(transfers.seen.length, 2);
+    for (const { from, to } of transfers.seen) assert.ok(typeof from === 'bigint' && typeof to === 'bigint');
+    assert.throws(() => WithLocks(['ok', 'not/ok']), InvalidLockNameError);
+  });
+});
