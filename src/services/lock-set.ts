@@ -42,7 +42,12 @@ export async function withLockSet<T>(
   const deadline = options.waitMs === undefined ? undefined : performance.now() + options.waitMs;
   const held = new Map<string, HeldLock>();
   const takeFrom = (index: number): Promise<T | undefined> => {
-    if (index === order.length) return Promise.resolve(fn(names.map((name) => held.get(name)!)));
+    if (index === order.length) {
+      const locks = names.map((name) => held.get(name)!);
+      // A lock taken first may have been lost while a later one was awaited: never start `fn` then.
+      for (const lock of locks) lock.lease.assertHeld();
+      return Promise.resolve(fn(locks));
+    }
     const name = order[index]!;
     // The set's wait is one budget: each lock gets what the ones before it left.
     const waitMs = deadline === undefined ? undefined : Math.max(0, Math.ceil(deadline - performance.now()));

@@ -142,4 +142,17 @@ export const MUTANTS: readonly Mutant[] = [
       { file: 'recipes/election/leadership-term.js', find: 'await owned;', replace: 'void owned;' },
     ],
   },
+  {
+    // Curator's InterProcessMultiLock takes its locks in the caller's order.
+    name: 'multi-lock-caller-order',
+    defect:
+      "withLocks takes its locks in the order the caller lists them instead of one canonical order, so a call listing reports then archive and one listing archive then reports can each hold the lock the other waits for: every call settles once the faults are over.",
+    patches: [
+      {
+        file: 'services/lock-set.js',
+        find: 'return [...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));',
+        replace: 'return [...seen];',
+      },
+    ],
+  },
 ];

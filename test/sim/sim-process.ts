@@ -14,6 +14,7 @@ import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/re
 import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService, type WithLockOptions } from '../../src/services/lock.service.js';
+import type { WithLocksOptions } from '../../src/services/lock-set.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
@@ -25,6 +26,8 @@ import type { Invariants, WatchedLease } from './invariants.js';
 /** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
 export const GUARDED_LOCK = 'orders';
 export const PLAIN_LOCK = 'reports';
+/** Taken with `PLAIN_LOCK` as a set (`withLocks`), listed in either order: a deadlock would hang both. */
+export const SET_LOCK = 'archive';
 export const ELECTION = 'main';
 export const SIM_ROOT = '/sim';
 
@@ -182,7 +185,7 @@ export class SimProcess {
     while (this.running) {
       await this.sleep(this.random.between(0, 300));
       if (!this.running) return;
-      await this.lockCall().catch(() => undefined);
+      await (this.random.chance(0.15) ? this.lockSetCall() : this.lockCall()).catch(() => undefined);
     }
   }
 
@@ -276,6 +279,57 @@ export class SimProcess {
           this.note(`withLock ${name}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
           if (lease) this.invariants.released(name, lease);
           this.expectLibraryError(error, `withLock ${name}`);
+        },
+      ),
+    );
+  }
+
+  /** One `withLocks` call over the two plain locks, listed in a random order, with random options. */
+  private lockSetCall(): Promise<void> {
+    const r = this.random;
+    const names = r.chance(0.5) ? [PLAIN_LOCK, SET_LOCK] : [SET_LOCK, PLAIN_LOCK];
+    const mode = r.float();
+    const options: WithLocksOptions = mode < 0.15 ? { onBusy: r.chance(0.5) ? 'skip' : 'throw' } : mode < 0.45 ? { waitMs: r.between(50, 8000) } : {};
+    const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    const leases: { readonly name: string; readonly lease: WatchedLease }[] = [];
+    let fnEndedAt: number | undefined;
+    const settle = () => {
+      for (const { name, lease } of leases) {
+        if (fnEndedAt !== undefined) {
+          const lostAt = this.sessionLossAfter(fnEndedAt);
+          const now = this.scheduler.now;
+          this.invariants.callSettled(name, this.actor, lostAt, lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now));
+        }
+        this.invariants.released(name, lease);
+      }
+    };
+    const what = `withLocks ${names.join(', ')}`;
+    return this.track(what, () =>
+      this.locks!.withLocks(
+        names,
+        async (held) => {
+          try {
+            for (const lock of held) {
+              const lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+              leases.push({ name: lock.name, lease });
+              this.invariants.granted(lock.name, lease);
+            }
+            this.note(`holds ${held.map((lock) => `${lock.name} (token ${lock.fencingToken})`).join(' and ')}`);
+            await this.sleep(holdMs);
+          } finally {
+            fnEndedAt = this.scheduler.now;
+          }
+        },
+        options,
+      ).then(
+        () => {
+          settle();
+          if (leases.length > 0) this.note(`released ${names.join(' and ')}: call succeeded`);
+        },
+        (error: unknown) => {
+          settle();
+          this.note(`${what} failed: ${describeError(error)}`);
+          this.expectLibraryError(error, what);
         },
       ),
     );
