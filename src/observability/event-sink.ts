@@ -27,7 +27,7 @@ export interface EventSink<Events extends { readonly [C in ZkLockChannel]?: obje
 }
 
 // Held here for the life of the process: a channel object nobody references can be collected,
-// and with it the cheap `hasSubscribers` answer.
+// and with it the `hasSubscribers` answer that `wants` reads.
 const channels: Record<ZkLockChannel, Channel> = {
   lock: channel(ZK_LOCK_CHANNELS.lock),
   leadership: channel(ZK_LOCK_CHANNELS.leadership),

@@ -320,8 +320,8 @@ export class LeaderElection implements Election {
       term.resign();
       if (idle) leaving = this.leave(entry);
     };
-    // `resign()` calls it directly, rather than through an abort listener on `signal`: an event
-    // dispatch would sit on both ends of a hand-over.
+    // `resign()` calls it directly, in its own synchronous step, rather than through an abort
+    // listener on `signal`.
     this.handOver = handOver;
     if (signal.aborted) handOver(); // resigned between the grant and now
     try {

@@ -360,13 +360,12 @@ export class LeadershipTerm {
   }
 }
 
-/** The reason a superseded check's pause is aborted with (nobody reads it; given, no default reason is built per abort). */
+/** The reason a superseded check's pause is aborted with (nobody reads it). */
 const SUPERSEDED = new Error('superseded');
 
 /**
- * One check's cancellation. A plain flag, and an AbortSignal only for a pause that must end when
- * the check is superseded: an AbortController, and aborting one (an event dispatch), is the costly
- * way on the path to leadership, and a check seldom pauses.
+ * One check's cancellation: a flag that the check's steps test, and an AbortSignal, made only when
+ * a pause asks for one, that ends the pause when the check is superseded.
  */
 class CheckAttempt {
   superseded = false;

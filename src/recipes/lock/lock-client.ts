@@ -74,7 +74,7 @@ export class LockClient implements LockRecipe {
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;
-  /** One host for every lease: a lost lease is reported without a per-grant allocation. */
+  /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
   private readonly leaseHost: LeaseHost = {
     sessionInDoubt: () => this.session.mayHaveExpired,
     lost: (lease: Lease, error: LockLostError) => {

@@ -4,7 +4,7 @@ import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 /**
  * One AbortSignal for "stop waiting": the caller's signal or the wait timeout, whichever comes
  * first. Its reason is the typed error to throw (`LockAbortedError` / `LockTimeoutError`).
- * Nothing is allocated when there is neither (the uncontended hot path).
+ * There is none when there is neither (`create` returns undefined).
  */
 export class WaitControl {
   private readonly controller = new AbortController();
@@ -38,8 +38,8 @@ export class WaitControl {
 
   /**
    * Calls `listener` once, when waiting must stop (not if it has stopped already); returns what
-   * removes it. A plain set rather than listeners on `signal`: each wait of a hand-over adds and
-   * removes one, on the hot path, where an EventTarget's dispatch is the costlier way.
+   * removes it. The listeners are a plain set that the stop calls in order, synchronously; `signal`
+   * is for code that takes an AbortSignal.
    */
   onStop(listener: () => void): () => void {
     this.stopListeners.add(listener);
