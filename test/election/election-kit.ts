@@ -8,10 +8,12 @@ import { sortQueue } from '../../src/recipes/queue/queue-node.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { afterEach } from 'node:test';
 import { closeFromSecondClient } from '../support/expire-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
+import { sharedConnect, testRoot } from './election-cluster.js';
 
 /** One sequence for every recorded value of a test: "A's false came before B's true" is a comparison of numbers. */
 let sequence = 0;
@@ -53,6 +55,19 @@ export class Recorder<T> {
 }
 
 export const currentSeq = (): number => sequence;
+
+/**
+ * For a test file whose tests each use one `Kit` on the shared server, under a root of its own:
+ * registers the `afterEach` that disposes it, and returns what makes the test's kit.
+ */
+export function kitPerTest(): () => Kit {
+  let kit: Kit | undefined;
+  afterEach(async () => {
+    await kit?.dispose();
+    kit = undefined;
+  });
+  return () => (kit = new Kit(sharedConnect(), testRoot()));
+}
 
 /** Sessions and elections of one test; `dispose()` closes them all. */
 export class Kit {

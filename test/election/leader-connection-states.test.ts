@@ -4,21 +4,14 @@
  * meanwhile or an expired session means queueing again at the back.
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { waitFor } from '../support/wait.js';
-import { sharedConnect, testRoot } from './election-cluster.js';
-import { currentSeq, expireSession, Kit, Recorder } from './election-kit.js';
+import { currentSeq, expireSession, kitPerTest, Recorder } from './election-kit.js';
 
-let kit: Kit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
-  kit = undefined;
-});
-
-const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+const newKit = kitPerTest();
 
 describe('LeaderElection through connection states', () => {
   /** A leads through a TcpProxy, on a counting FaultySession. 4 s sessions: a cut healed within a second or two never expires it. */

@@ -4,19 +4,12 @@
  * are counted with FaultySession (a wrapper over a real session), never mocked.
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ElectionClosedError } from '../../src/errors/election-closed.error.js';
 import { waitFor } from '../support/wait.js';
-import { sharedConnect, testRoot } from './election-cluster.js';
-import { currentSeq, Kit, leaderAAndObservedB, queuedInOrder, Recorder } from './election-kit.js';
+import { currentSeq, kitPerTest, leaderAAndObservedB, queuedInOrder, Recorder } from './election-kit.js';
 
-let kit: Kit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
-  kit = undefined;
-});
-
-const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+const newKit = kitPerTest();
 
 describe('LeaderElection', () => {
   it('isLeader$ replays the current value, emits only on change, and completes on close', async () => {

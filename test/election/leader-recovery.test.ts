@@ -3,21 +3,15 @@
  * (in one process, each participant with its own session on the shared server).
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import type { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import type { InterruptedSection } from '../../src/recipes/ready/ready-state.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { sleep, waitFor, withTimeout } from '../support/wait.js';
-import { sharedConnect, testRoot } from './election-cluster.js';
-import { currentSeq, expireSession, Kit, Recorder } from './election-kit.js';
+import { currentSeq, expireSession, Kit, kitPerTest, Recorder } from './election-kit.js';
 
-let kit: Kit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
-  kit = undefined;
-});
-const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+const newKit = kitPerTest();
 
 /** A recovery handler that records each call, whether its election reported leadership meanwhile, and can fail. */
 function recordingHandler(election: LeaderElection, failures = 0) {

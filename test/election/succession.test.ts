@@ -6,20 +6,13 @@
  * FaultySession, never mocked.
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
 import { waitFor } from '../support/wait.js';
-import { sharedConnect, testRoot } from './election-cluster.js';
-import { currentSeq, Kit, leaderAAndObservedB, queuedInOrder, Recorder, standingBy } from './election-kit.js';
+import { currentSeq, kitPerTest, leaderAAndObservedB, queuedInOrder, Recorder, standingBy } from './election-kit.js';
 
-let kit: Kit | undefined;
-afterEach(async () => {
-  await kit?.dispose();
-  kit = undefined;
-});
-
-const newKit = () => (kit = new Kit(sharedConnect(), testRoot()));
+const newKit = kitPerTest();
 
 describe('LeaderElection succession', () => {
   it('the successor right behind the leader takes over with no request before it: no listing, and the ready record it kept under a watch', async () => {
