@@ -14,14 +14,16 @@ import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.j
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { LockLostError } from '../../src/errors/lock-lost.error.js';
 import { LockOrderError } from '../../src/errors/lock-order.error.js';
 import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
 import { ZkLockEvents } from '../../src/observability/zk-lock-events.js';
 import type { ZkLockEvent } from '../../src/observability/zk-lock-event.js';
 import { LockService } from '../../src/services/lock.service.js';
-import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { withTimeout } from '../support/wait.js';
-import { openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { waitFor, withTimeout } from '../support/wait.js';
+import { expireSession, openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
 
 const root = testRoot();
 
@@ -186,5 +188,48 @@ describe('LockService.withLocks', () => {
     assert.equal(transfers.seen.length, 2);
     for (const { from, to } of transfers.seen) assert.ok(typeof from === 'bigint' && typeof to === 'bigint');
     assert.throws(() => WithLocks(['ok', 'not/ok']), InvalidLockNameError);
+  });
+});
+
+describe('LockService.withLocks when the session expires while a later lock is awaited', () => {
+  it('never runs fn on a set whose first lock went with the expired session', async () => {
+    const root = testRoot();
+    const [host, port] = sharedConnect().split(':');
+    const proxy = await TcpProxy.start(host!, Number(port));
+    const options = { root, sessionTimeoutMs: 4000 };
+    const app = await startLockApp({ ...options, connect: proxy.connectString }, []);
+    const other = await startLockApp({ ...options, connect: sharedConnect() }, []);
+    const observer = await openSession(sharedConnect());
+    const session = app.get(ZkSession);
+    const queued = async (name: string) => (await queueNodes(observer, `${root}/locks/${name}`)).length;
+    try {
+      const releaseB = await holdElsewhere(other.get(LockService), 'exp-b');
+      let ran = false;
+      const call = app.get(LockService).withLocks(['exp-a', 'exp-b'], () => void (ran = true));
+      call.catch(() => undefined); // awaited below
+      await waitFor(async () => (await queued('exp-a')) === 1 && (await queued('exp-b')) === 2, { message: 'exp-a held, exp-b awaited' });
+      const first = session.sessionId;
+      // Kept from reconnecting meanwhile: its reconnection would take the session back from the
+      // handle that closes it.
+      proxy.refuse(true);
+      proxy.reset();
+      try {
+        await expireSession(sharedConnect(), session);
+      } finally {
+        proxy.refuse(false);
+      }
+      await waitFor(() => session.state === 'connected' && session.sessionId !== first, { message: 'the replacement session' });
+      // exp-a went with the old session; the wait for exp-b queued again on the new one.
+      await waitFor(async () => (await queued('exp-a')) === 0 && (await queued('exp-b')) === 2, { message: 'exp-b awaited on the new session' });
+      await releaseB();
+      await assert.rejects(withTimeout(call, 10_000, 'the set call never settled'), LockLostError);
+      assert.equal(ran, false, 'fn ran although exp-a was lost');
+      assert.deepEqual([await queued('exp-a'), await queued('exp-b')], [0, 0]);
+    } finally {
+      await app.close();
+      await other.close();
+      observer.close();
+      await proxy.close();
+    }
   });
 });
