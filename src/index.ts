@@ -11,13 +11,17 @@ export {
 } from './filters/zk-lock-exception.filter.js';
 export { httpAnswerOf, type HttpAnswer } from './filters/error-answers.js';
 
-export { LockService, type OnBusy, type WithLockOptions } from './services/lock.service.js';
+export { LockService } from './services/lock.service.js';
+export type { OnBusy, WithLockOptions, ReadWriteLockOptions, SemaphoreOptions, SemaphorePermits } from './services/lock-options.js';
 export { HeldLock } from './services/held-lock.js';
 export { WithLock, type LockNameSource, type WithLockDecoratorOptions } from './decorators/with-lock.decorator.js';
 export { WithLocks, type LockNamesSource } from './decorators/with-locks.decorator.js';
+export { WithReadLock, WithWriteLock } from './decorators/with-read-write-lock.decorator.js';
+export { WithSemaphore } from './decorators/with-semaphore.decorator.js';
 export type { WithLocksOptions } from './services/lock-set.js';
 export { Lease } from './recipes/lock/lease.js';
-export { LockClient, type AcquireOptions, type LockClientOptions } from './recipes/lock/lock-client.js';
+export { LockClient, type AcquireOptions, type LockClientOptions, type LockKind } from './recipes/lock/lock-client.js';
+export type { PermitRequest } from './recipes/semaphore/permit-pool.js';
 export type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from './recipes/ready/ready-state.js';
 export { LeaderService } from './services/leader.service.js';
 export { LeaderOnly } from './decorators/leader-only.decorator.js';
@@ -89,4 +93,6 @@ export { LeadershipLostError } from './errors/leadership-lost.error.js';
 export { ElectionClosedError } from './errors/election-closed.error.js';
 export { RepeatedConnectionLossError } from './errors/repeated-connection-loss.error.js';
 export { LockOrderError } from './errors/lock-order.error.js';
+export { LockUpgradeError } from './errors/lock-upgrade.error.js';
+export { SemaphorePermitsMismatchError } from './errors/semaphore-permits-mismatch.error.js';
 export { NativeClientMissingError } from './errors/native-client-missing.error.js';

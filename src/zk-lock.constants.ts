@@ -7,6 +7,11 @@ export const ZK_LOCK_OPTIONS = Symbol('nestjs-zk-lock:options');
 export const WITH_LOCK_METADATA = 'nestjs-zk-lock:with_lock';
 /** On a `@WithLocks` method (the wrapper): `{ names, options }`. As `WITH_LOCK_METADATA`. */
 export const WITH_LOCKS_METADATA = 'nestjs-zk-lock:with_locks';
+/** On a `@WithReadLock` / `@WithWriteLock` method (the wrapper): `{ name, options }`. As `WITH_LOCK_METADATA`. */
+export const WITH_READ_LOCK_METADATA = 'nestjs-zk-lock:with_read_lock';
+export const WITH_WRITE_LOCK_METADATA = 'nestjs-zk-lock:with_write_lock';
+/** On a `@WithSemaphore` method (the wrapper): `{ name, options }`. As `WITH_LOCK_METADATA`. */
+export const WITH_SEMAPHORE_METADATA = 'nestjs-zk-lock:with_semaphore';
 
 /** On a `@LeaderOnly` method (the wrapper). */
 export const LEADER_ONLY_METADATA = 'nestjs-zk-lock:leader_only';

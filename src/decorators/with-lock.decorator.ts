@@ -5,8 +5,9 @@ import { LockService, validateWithLockOptions, type WithLockOptions } from '../s
 import { WITH_LOCK_METADATA } from '../zk-lock.constants.js';
 import { copyMetadata, describeMethod, injectOnce, instanceMethod, missingServiceReason } from './method-decorator.js';
 
-/** Lock name, or a function of the method's arguments that returns it (e.g. per entity). */
-export type LockNameSource = string | ((...args: any[]) => string);
+import { LOCK_SERVICE_PROPERTY, type LockNameSource } from './lock-service-method.js';
+
+export { LOCK_SERVICE_PROPERTY, type LockNameSource } from './lock-service-method.js';
 
 export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover' | 'signal'> {
   /**
@@ -17,14 +18,6 @@ export interface WithLockDecoratorOptions extends Omit<WithLockOptions, 'recover
   readonly recover?: string;
 }
 
-/**
- * Property under which Nest injects LockService into classes that use @WithLock. Nest names the
- * property in its start-up error when LockService cannot be resolved, so its description says
- * what to do.
- */
-export const LOCK_SERVICE_PROPERTY = Symbol(
-  'LockService for @WithLock: import ZkLockModule.forRoot(...) or forRootAsync(...) in the module that provides this class, or in a module it imports (or make ZkLockModule isGlobal)',
-);
 
 /**
  * Runs the method only while this process holds the lock `name` (fair, cluster-wide). The lease

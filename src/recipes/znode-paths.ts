@@ -2,5 +2,9 @@
 export const znodePaths = {
   lockDir: (root: string, name: string) => `${root}/locks/${name}`,
   electionDir: (root: string, name: string) => `${root}/elections/${name}`,
+  readWriteLockDir: (root: string, name: string) => `${root}/rwlocks/${name}`,
+  semaphoreDir: (root: string, name: string) => `${root}/semaphores/${name}`,
+  /** A semaphore's held permits: one ephemeral node per holder (see `PermitPool`). */
+  semaphoreLeases: (dir: string) => `${dir}/leases`,
   ready: (dir: string) => `${dir}/ready`,
 };

@@ -1,17 +1,20 @@
 import type { SectionHandle } from '../recipes/ready/guarded-section.js';
 import type { Lease } from '../recipes/lock/lease.js';
+import type { LockKind } from '../recipes/lock/lock-client.js';
 import type { InterruptedSection } from '../recipes/ready/ready-state.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 
 /**
- * The lock held by the current locked call, as `withLock` callbacks receive it and
- * `LockService.current()` returns it anywhere below that call.
+ * The lock held by the current locked call, as `withLock` (and `withReadLock`, `withWriteLock`,
+ * `withSemaphore`) callbacks receive it and `LockService.current()` returns it anywhere below that call.
  */
 export class HeldLock {
   constructor(
     readonly name: string,
     readonly lease: Lease,
     private readonly section: SectionHandle | undefined,
+    /** Which kind of lock: a lock's (`withLock`), a read or write lock's, or a semaphore's permits. */
+    readonly kind: LockKind = 'lock',
   ) {}
 
   /** Strictly increasing per lock: hand it to the storage you write to, which refuses older tokens. */

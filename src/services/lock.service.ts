@@ -1,37 +1,28 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import { LockUpgradeError } from '../errors/lock-upgrade.error.js';
 import type { AcquireOptions, LockRecipe } from '../recipes/lock/lock-client.js';
-import type { SectionHandle } from '../recipes/ready/guarded-section.js';
 import type { Lease } from '../recipes/lock/lease.js';
-import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import { HeldLock } from './held-lock.js';
-import { findHeldLock, findLockFrame, LeasePins, lockContext, type LockFrame } from './lock-context.js';
+import type { HeldLock } from './held-lock.js';
+import { findHeldLock, findLockFrame } from './lock-context.js';
+import { LockedCalls } from './locked-calls.js';
+import {
+  validateAcquireOptions,
+  validateSemaphorePermits,
+  validateWithLockOptions,
+  type ReadWriteLockOptions,
+  type SemaphoreOptions,
+  type SemaphorePermits,
+  type WithLockOptions,
+} from './lock-options.js';
 import { withLockSet, type WithLocksOptions } from './lock-set.js';
 import { ZK_LOCK_BACKEND, type ZkLockBackend } from './zk-lock-backend.js';
 
-export type OnBusy = 'wait' | 'skip' | 'throw';
-
-export interface WithLockOptions extends AcquireOptions {
-  /**
-   * When the lock is not granted at once (or within `waitMs`): `wait` (default) keeps waiting,
-   * then throws `LockTimeoutError`; `skip` returns undefined without running; `throw` throws
-   * `LockBusyError`. With `skip` / `throw` and no `waitMs`, the lock is tried once, never queued.
-   */
-  readonly onBusy?: OnBusy;
-  /**
-   * Makes the lock guarded: when the previous holder died or threw mid-call, this runs first
-   * with what it left (holder, token, last checkpoint). See README "Recovery".
-   */
-  readonly recover?: RecoveryHandler;
-}
-
-const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
 const SHUTDOWN_REASON = 'the application is shutting down';
 const REVOKED_AT_SHUTDOWN = 'the application is shutting down and the lock was still held after drainTimeoutMs';
 
@@ -57,13 +48,17 @@ export class LockService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('ZkLock');
   private readonly locks: LockRecipe;
   private readonly shutdown = new AbortController();
-  private readonly running = new Set<Promise<unknown>>();
+  private readonly calls: LockedCalls;
+  /** Whose frames the read/write locks' and the semaphores' are (a lock's are this service's): one name, three independent locks. */
+  private readonly readWriteFrames = {};
+  private readonly semaphoreFrames = {};
 
   constructor(
     @Inject(ZK_LOCK_BACKEND) backend: ZkLockBackend,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
   ) {
     this.locks = backend.locks;
+    this.calls = new LockedCalls(this.locks, options.identity, this.logger);
   }
 
   /** Waits for the lock and returns the lease; `lease.release()` when done. */
@@ -87,19 +82,12 @@ export class LockService implements BeforeApplicationShutdown {
   withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions): Promise<T | undefined>;
   async withLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: WithLockOptions = {}): Promise<T | undefined> {
     validateWithLockOptions(options);
-    this.locks.pathOf(name); // validates the name before anything else happens
+    const path = this.locks.pathOf(name); // validates the name before anything else happens
     const frame = findLockFrame(this, name);
-    if (frame) return this.reenter(frame, fn);
-
-    const lease = await this.obtain(name, options);
+    if (frame) return this.calls.reenter(frame, fn);
+    const lease = await this.obtain(path, (waitMs, signal) => this.locks.acquire(name, { waitMs, signal }), options);
     if (!lease) return undefined;
-    const call = this.runHolding(name, lease, fn, options.recover);
-    this.running.add(call);
-    try {
-      return await call;
-    } finally {
-      this.running.delete(call);
-    }
+    return this.calls.run(this, 'lock', name, lease, fn, options.recover);
   }
 
   /**
@@ -117,6 +105,65 @@ export class LockService implements BeforeApplicationShutdown {
     return withLockSet(this, take, (name) => this.locks.pathOf(name), names, fn, options);
   }
 
+  /**
+   * Runs `fn` while holding the read lock of the read/write lock `name`: with other readers, never
+   * with a writer. Fair: it waits for the writers queued before it, and a writer queued after it
+   * waits for it. Within a call chain that holds this read/write lock already (read or write),
+   * re-enters that lease: a write holder reads under its write lock, so no queued writer gets in
+   * between. A read/write lock is independent of `withLock` of the same name.
+   */
+  withReadLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options?: ReadWriteLockOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
+  withReadLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions): Promise<T | undefined>;
+  withReadLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions = {}): Promise<T | undefined> {
+    return this.withReadWrite('read', name, fn, options);
+  }
+
+  /**
+   * Runs `fn` while holding the write lock of the read/write lock `name`: alone, no reader or other
+   * writer. Within a call chain that holds its write lock already, re-enters it; one that holds its
+   * read lock is refused with `LockUpgradeError` (it would wait for itself).
+   */
+  withWriteLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options?: ReadWriteLockOptions & { onBusy?: 'wait' | 'throw' }): Promise<T>;
+  withWriteLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions): Promise<T | undefined>;
+  withWriteLock<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions = {}): Promise<T | undefined> {
+    return this.withReadWrite('write', name, fn, options);
+  }
+
+  /** Waits for the read lock of `name` and returns the lease; `lease.release()` when done. Not re-entrant. */
+  async acquireRead(name: string, options: AcquireOptions = {}): Promise<Lease> {
+    return this.acquireOf(this.locks.pathOf(name, 'read'), (waitMs, signal) => this.locks.acquireRead(name, { waitMs, signal }), options);
+  }
+
+  /** Waits for the write lock of `name` and returns the lease; `lease.release()` when done. Not re-entrant. */
+  async acquireWrite(name: string, options: AcquireOptions = {}): Promise<Lease> {
+    return this.acquireOf(this.locks.pathOf(name, 'write'), (waitMs, signal) => this.locks.acquireWrite(name, { waitMs, signal }), options);
+  }
+
+  /**
+   * Runs `fn` while holding `take` (default 1) of the `permits` permits of the semaphore `name`:
+   * at most `permits` are held across the cluster. Fair (first come, first served, nobody
+   * overtakes) and all or nothing: a request for several permits holds none while it waits. Within
+   * a call chain that holds permits of `name` already, re-enters them.
+   */
+  withSemaphore<T>(name: string, options: SemaphoreOptions & { onBusy?: 'wait' | 'throw' }, fn: (lock: HeldLock) => T | Promise<T>): Promise<T>;
+  withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined>;
+  async withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined> {
+    const request = validateSemaphorePermits(options);
+    validateWithLockOptions({ ...options, recover: undefined });
+    const path = this.locks.pathOf(name, 'semaphore');
+    const frame = findLockFrame(this.semaphoreFrames, name);
+    if (frame) return this.calls.reenter(frame, fn);
+    const lease = await this.obtain(path, (waitMs, signal) => this.locks.acquirePermits(name, request, { waitMs, signal }), options);
+    if (!lease) return undefined;
+    return this.calls.run(this.semaphoreFrames, 'semaphore', name, lease, fn);
+  }
+
+  /** Waits for `take` (default 1) of the `permits` permits of semaphore `name`; `lease.release()` returns them all. */
+  async acquireSemaphore(name: string, permits: SemaphorePermits, options: AcquireOptions = {}): Promise<Lease> {
+    const request = validateSemaphorePermits(permits);
+    return this.acquireOf(this.locks.pathOf(name, 'semaphore'), (waitMs, signal) => this.locks.acquirePermits(name, request, { waitMs, signal }), options);
+  }
+
   /** The lock held by the current call chain (the innermost, or the one named `name`). */
   current(name?: string): HeldLock | undefined {
     return findHeldLock(this, name);
@@ -129,114 +176,54 @@ export class LockService implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     this.shutdown.abort(new LockLostError(this.options.root, SHUTDOWN_REASON));
-    if (this.running.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const drained = Promise.allSettled([...this.running]);
-      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.drainTimeoutMs)));
-      await Promise.race([drained, timedOut]);
-      clearTimeout(timer);
-      if (this.running.size > 0) this.logger.warn(`${this.running.size} locked call(s) still running after drainTimeoutMs; revoking their locks (their signals abort, the calls end with LockLostError)`);
-    }
+    await this.calls.drain(this.options.drainTimeoutMs);
+    if (this.calls.size > 0) this.logger.warn(`${this.calls.size} locked call(s) still running after drainTimeoutMs; revoking their locks (their signals abort, the calls end with LockLostError)`);
     // Revoked, not just released: the signals of calls still running abort before their nodes go.
     await this.locks.close(REVOKED_AT_SHUTDOWN);
   }
 
-  private async obtain(name: string, options: WithLockOptions): Promise<Lease | undefined> {
+  private async withReadWrite<T>(mode: 'read' | 'write', name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions): Promise<T | undefined> {
+    validateWithLockOptions({ ...options, recover: undefined });
+    const path = this.locks.pathOf(name, mode);
+    const frame = findLockFrame(this.readWriteFrames, name);
+    if (frame) {
+      // A reader's write would queue behind its own read node, forever.
+      if (mode === 'write' && frame.lock.kind === 'read') throw new LockUpgradeError(path);
+      return this.calls.reenter(frame, fn);
+    }
+    const take = (waitMs: number | undefined, signal: AbortSignal) =>
+      mode === 'read' ? this.locks.acquireRead(name, { waitMs, signal }) : this.locks.acquireWrite(name, { waitMs, signal });
+    const lease = await this.obtain(path, take, options);
+    if (!lease) return undefined;
+    return this.calls.run(this.readWriteFrames, mode, name, lease, fn);
+  }
+
+  /** A raw lease of a kind whose acquisition resolves undefined when `waitMs` 0 finds it busy. */
+  private async acquireOf(path: string, take: (waitMs: number | undefined, signal: AbortSignal) => Promise<Lease | undefined>, options: AcquireOptions): Promise<Lease> {
+    validateAcquireOptions(options);
+    const lease = await take(options.waitMs, this.withShutdown(options.signal));
+    // waitMs 0 means "do not queue": not granted at once is a timeout of zero.
+    if (!lease) throw new LockTimeoutError(path, 0);
+    return lease;
+  }
+
+  /**
+   * The lease of a locked call, as `onBusy` wants it: `wait` waits (up to `waitMs`); `skip` and
+   * `throw` try once (or wait up to `waitMs`), then resolve undefined or throw `LockBusyError`.
+   */
+  private async obtain(path: string, take: (waitMs: number | undefined, signal: AbortSignal) => Promise<Lease | undefined>, options: ReadWriteLockOptions): Promise<Lease | undefined> {
     const onBusy = options.onBusy ?? 'wait';
-    if (onBusy === 'wait') return this.acquire(name, options);
+    if (onBusy === 'wait') return this.acquireOf(path, take, options);
     try {
-      const lease =
-        options.waitMs === undefined
-          ? await this.tryAcquire(name)
-          : await this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
+      // No waitMs: tried once, never queued (as `tryAcquire`, which a shutdown refuses).
+      if (options.waitMs === undefined && this.shutdown.signal.aborted) throw this.shutdown.signal.reason;
+      const lease = await take(options.waitMs ?? 0, this.withShutdown(options.signal));
       if (lease || onBusy === 'skip') return lease;
     } catch (error) {
       if (!(error instanceof LockTimeoutError)) throw error;
       if (onBusy === 'skip') return undefined;
     }
-    throw new LockBusyError(this.locks.pathOf(name));
-  }
-
-  /**
-   * Runs `fn` as the holder of the lease the call chain holds already. The chain may be a flow
-   * forked inside the locked call (an unawaited call, a timer): while the lease is held, this call
-   * pins it (the locked call releases it only after this one ends); once it is released or lost,
-   * the call is refused, neither run nor queued as a fresh acquisition.
-   */
-  private async reenter<T>(frame: LockFrame, fn: (lock: HeldLock) => T | Promise<T>): Promise<T> {
-    const { lock } = frame;
-    if (!frame.pins.enter()) {
-      throw new LockLostError(lock.lease.path, 'its lease was released before this re-entrant call started; a flow forked inside a locked call must end within it (await it there)');
-    }
-    try {
-      lock.lease.assertHeld();
-      const result = await fn(lock);
-      lock.lease.assertHeld(); // lost while it ran: say so, as the acquiring call does
-      return result;
-    } finally {
-      frame.pins.exit();
-    }
-  }
-
-  private async runHolding<T>(name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
-    let result: T;
-    try {
-      const [value, section] = await this.runPinned(name, lease, fn, recover);
-      // The call ran to its end, but if the lease was lost meanwhile it may have overlapped the
-      // next holder: say so instead of returning as if nothing happened. A guarded section then
-      // stays dirty, so that the next holder repairs whatever it was.
-      lease.assertHeld();
-      try {
-        await section?.complete();
-      } catch (error) {
-        lease.assertHeld(); // failed because the lease was lost meanwhile: say that
-        throw error;
-      }
-      result = value;
-    } catch (error) {
-      // What failed is what the caller must see: a failing release is logged, never thrown over it.
-      await lease.release().catch((releaseError: unknown) => this.reportReleaseFailure(lease, releaseError));
-      throw error;
-    }
-    await lease.release();
-    return result;
-  }
-
-  /**
-   * Recovery (if guarded) and `fn` in the lock's frame, so that both re-enter the lease when they
-   * take the same lock; resolves once they and every re-entrant call they started have ended.
-   */
-  private async runPinned<T>(
-    name: string,
-    lease: Lease,
-    fn: (lock: HeldLock) => T | Promise<T>,
-    recover: RecoveryHandler | undefined,
-  ): Promise<[T, SectionHandle | undefined]> {
-    const pins = new LeasePins();
-    const parent = lockContext.getStore();
-    try {
-      // A grant can arrive on a session that already counts as lost (its reply raced the loss
-      // clock): the lease comes back aborted. Never start recovery or `fn` on it.
-      lease.assertHeld();
-      let section: SectionHandle | undefined;
-      if (recover) {
-        const recovering = new HeldLock(name, lease, undefined);
-        // The lease's signal ends the section's retries through connection loss once the lock is lost.
-        const owner = { token: lease.fencingToken, holder: this.options.identity, signal: lease.signal };
-        section = await lockContext.run({ owner: this, lock: recovering, pins, parent }, () => this.locks.enterGuarded(name, owner, recover));
-        lease.assertHeld(); // lost while recovering: the section must not start either
-      }
-      const lock = new HeldLock(name, lease, section);
-      const value = await lockContext.run({ owner: this, lock, pins, parent }, () => fn(lock));
-      return [value, section];
-    } finally {
-      pins.exit();
-      await pins.ended();
-    }
-  }
-
-  private reportReleaseFailure(lease: Lease, error: unknown): void {
-    this.logger.error(`Could not release ${lease.path} after the locked call failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LockBusyError(path);
   }
 
   private withShutdown(signal: AbortSignal | undefined): AbortSignal {
@@ -244,22 +231,4 @@ export class LockService implements BeforeApplicationShutdown {
   }
 }
 
-function validateAcquireOptions(options: AcquireOptions): void {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
-  const { waitMs, signal } = options;
-  if (waitMs !== undefined && (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0)) {
-    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${describeValue(waitMs)}`);
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
-}
-
-/** Throws `InvalidOptionsError` naming the first bad field. Also used by `@WithLock` at decoration time. */
-export function validateWithLockOptions(options: WithLockOptions): void {
-  validateAcquireOptions(options);
-  if (options.onBusy !== undefined && !ON_BUSY.includes(options.onBusy)) {
-    throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${describeValue(options.onBusy)}`);
-  }
-  if (options.recover !== undefined && typeof options.recover !== 'function') {
-    throw new InvalidOptionsError('recover', 'expected a function');
-  }
-}
+export { validateWithLockOptions, type OnBusy, type ReadWriteLockOptions, type SemaphoreOptions, type SemaphorePermits, type WithLockOptions } from './lock-options.js';

@@ -10,8 +10,11 @@ import type { CreateMode, Watcher, ZkAcl, ZkStat } from './types.js';
 export interface ZkClient {
   /** Creates a znode; resolves with the created path (with the sequence suffix, if any). */
   create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string>;
-  /** Children names (unsorted) and the parent's stat, whose `pzxid` is the last child change. */
-  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }>;
+  /**
+   * Children names (unsorted) and the parent's stat, whose `pzxid` is the last child change; with a
+   * watcher, a one-shot watch for a child's create or delete (or the node's deletion) is left behind.
+   */
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }>;
   /** Data and stat; with a watcher, a one-shot watch for change or deletion is left behind. */
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }>;
   /** Stat or null when the node does not exist; with a watcher, a one-shot watch is set either way. */

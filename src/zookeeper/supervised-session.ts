@@ -252,8 +252,8 @@ export class ZkSession implements ZkSessionClient {
     return applyAclPolicy(this, this.options.acl, path);
   }
 
-  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.send('getChildren', path, (client) => client.getChildren(path));
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.send('getChildren', path, (client) => client.getChildren(path, watcher));
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {

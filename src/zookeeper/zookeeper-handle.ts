@@ -200,12 +200,15 @@ export class ZooKeeperHandle implements ZkClient {
     );
   }
 
-  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.request('getChildren', path, (done) =>
-      this.native.a_get_children2(path, false, (rc, err, children, stat) =>
-        done(rc, err, rc === 0 ? { children: children ?? [], stat: toStat(stat!) } : undefined),
-      ),
-    );
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.request('getChildren', path, (done) => {
+      const watch = watcher && this.track(watcher);
+      const cb = (rc: number, err: string, children: string[] | null, stat: NativeStat | null) => {
+        if (rc === 0) watch?.registered(); // the C client keeps a child watch only on success
+        done(rc, err, rc === 0 ? { children: children ?? [], stat: toStat(stat!) } : undefined);
+      };
+      return watch ? this.native.aw_get_children2(path, watch.callback, cb) : this.native.a_get_children2(path, false, cb);
+    });
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {

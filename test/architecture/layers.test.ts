@@ -23,6 +23,8 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   // Shared by every recipe: paths, names, the fencing token, back-off.
   { name: 'recipes: common', patterns: [/^recipes\/[^/]+\.ts$/] },
   { name: 'recipes: queue and ready state', patterns: [/^recipes\/(queue|ready)\//] },
+  // The queue's other drivers: a lock client hands out their leases too.
+  { name: 'recipes: read/write lock and semaphore', patterns: [/^recipes\/(read-write|semaphore)\//] },
   { name: 'recipes: lock and election', patterns: [/^recipes\/(lock|election)\//] },
   // Nest's answer to the library's errors, per transport: knows the errors only.
   { name: 'filters', patterns: [/^filters\//] },
@@ -36,7 +38,7 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
 ];
 
 /** The layers whose code must run without Nest (a bare `LockClient`, the CLI). */
-const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'recipes: common', 'recipes: queue and ready state', 'recipes: lock and election']);
+const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'recipes: common', 'recipes: queue and ready state', 'recipes: read/write lock and semaphore', 'recipes: lock and election']);
 
 function layerOf(file: string): number {
   const index = LAYERS.findIndex((layer) => layer.patterns.some((pattern) => pattern.test(file)));

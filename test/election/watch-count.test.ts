@@ -82,8 +82,8 @@ describe('watches across reconnections', () => {
     const dir = `${randomRoot()}/q`;
     const holderSession = await pool.open({ sessionTimeoutMs: 4000 });
     const observed = await pool.open({ connectString: proxy.connectString, sessionTimeoutMs: 4000 });
-    const holderQueue = new FairQueue(holderSession, 'n');
-    const queue = new FairQueue(observed, 'n');
+    const holderQueue = new FairQueue(holderSession, ['n']);
+    const queue = new FairQueue(observed, ['n']);
     const head = await holderQueue.join(dir);
     assert.ok(head);
     const reads = { prefetch: async () => undefined, standby: () => ({ current: async () => undefined, stop() {} }) };

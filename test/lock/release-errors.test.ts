@@ -25,6 +25,9 @@ function failingDeletes(): LockRecipe {
   return {
     acquire: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
     tryAcquire: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
+    acquireRead: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
+    acquireWrite: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
+    acquirePermits: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
     pathOf: (name) => `/r/locks/${name}`,
     heldLeases: () => [],
     enterGuarded: () => Promise.reject(new Error('not guarded')),

@@ -98,8 +98,8 @@ export class FaultySession implements ZkSessionClient {
   create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
     return this.call('create', path, () => this.inner.create(path, data, mode));
   }
-  getChildren(path: string): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.call('getChildren', path, () => this.inner.getChildren(path));
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.call('getChildren', path, () => this.inner.getChildren(path, watcher));
   }
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
     return this.call('getData', path, () => this.inner.getData(path, watcher));

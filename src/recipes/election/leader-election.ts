@@ -154,7 +154,7 @@ export class LeaderElection implements Election {
     this.events = options.events ?? diagnosticsSink;
     this.data = Buffer.from(options.identity);
     // A failed background delete of our node goes to the election's logger when one was given.
-    this.queue = new FairQueue(session, 'n', options.logger);
+    this.queue = new FairQueue(session, ['n'], options.logger);
     const ready = new ReadyState(session, this.path);
     this.work = new LeaderWork(ready, this.path, options.identity, this.logger, this.events);
     const standby = new ReadyStandby(ready, session);

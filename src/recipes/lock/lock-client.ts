@@ -5,6 +5,8 @@ import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
+import { READ_DRIVER, WRITE_DRIVER } from '../read-write/read-write-drivers.js';
+import { PermitPool, type PermitRequest } from '../semaphore/permit-pool.js';
 import type { SectionHandle } from '../ready/guarded-section.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { Lease, type LeaseHost } from './lease.js';
@@ -36,6 +38,9 @@ export interface LockClientLogger {
   warn(message: string): void;
 }
 
+/** The kinds of locks a `LockClient` hands out, each in its own directory (see `LockClient.pathOf`). */
+export type LockKind = 'lock' | 'read' | 'write' | 'semaphore';
+
 /**
  * Fair locks by name, as `LockService` uses them: `LockClient` on ZooKeeper; `nestjs-zk-lock/testing`
  * runs the same recipe on a simulated server.
@@ -43,8 +48,14 @@ export interface LockClientLogger {
 export interface LockRecipe {
   acquire(name: string, options?: AcquireOptions): Promise<Lease>;
   tryAcquire(name: string): Promise<Lease | undefined>;
-  /** The lock's directory znode; validates the name (`InvalidLockNameError`). */
-  pathOf(name: string): string;
+  /** A read lease: shared with other readers, excluded by writers (`waitMs: 0` tries once, resolving undefined). */
+  acquireRead(name: string, options?: AcquireOptions): Promise<Lease | undefined>;
+  /** A write lease: excludes readers and writers of the read/write lock `name`. */
+  acquireWrite(name: string, options?: AcquireOptions): Promise<Lease | undefined>;
+  /** `request.take` of the `request.permits` permits of semaphore `name`, all or nothing. */
+  acquirePermits(name: string, request: PermitRequest, options?: AcquireOptions): Promise<Lease | undefined>;
+  /** The directory znode of lock `name` of `kind` (default a lock's); validates the name (`InvalidLockNameError`). */
+  pathOf(name: string, kind?: LockKind): string;
   heldLeases(): Lease[];
   /**
    * Enters the guarded section of lock `name` for the holder `owner`, running `recover` first when
@@ -68,6 +79,9 @@ export interface LockRecipe {
  */
 export class LockClient implements LockRecipe {
   private readonly queue: FairQueue;
+  /** The queues of read/write locks: readers and writers in one queue per lock. */
+  private readonly readWriteQueue: FairQueue;
+  private readonly permits: PermitPool;
   private readonly registry: LeaseRegistry;
   private readonly data: Buffer | undefined;
   private readonly events: EventSink<LockEventsByChannel>;
@@ -92,7 +106,9 @@ export class LockClient implements LockRecipe {
     private readonly options: LockClientOptions,
   ) {
     this.logger = options.logger ?? console;
-    this.queue = new FairQueue(session, 'lock', this.logger);
+    this.queue = new FairQueue(session, ['lock'], this.logger);
+    this.readWriteQueue = new FairQueue(session, ['read', 'write'], this.logger);
+    this.permits = new PermitPool(session, this.logger);
     this.registry = new LeaseRegistry(session);
     this.data = options.identity === undefined ? undefined : Buffer.from(options.identity);
     this.events = options.events ?? diagnosticsSink;
@@ -100,7 +116,7 @@ export class LockClient implements LockRecipe {
 
   /** Waits for the lock (in queue order) and returns the lease. */
   async acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
-    const lease = await this.join(name, options.waitMs, options.signal);
+    const lease = await this.join(name, 'lock', options.waitMs, options.signal);
     // waitMs 0 means "do not queue": not granted at once is a timeout of zero.
     if (!lease) throw new LockTimeoutError(this.pathOf(name), 0);
     return lease;
@@ -108,12 +124,37 @@ export class LockClient implements LockRecipe {
 
   /** Takes the lock only if nobody holds or waits for it; never queues. */
   tryAcquire(name: string): Promise<Lease | undefined> {
-    return this.join(name, 0, undefined);
+    return this.join(name, 'lock', 0, undefined);
   }
 
-  /** The directory znode of a lock name. */
-  pathOf(name: string): string {
-    return znodePaths.lockDir(this.options.root, validateLockName(name));
+  /**
+   * Waits for the read lock of the read/write lock `name` (in queue order: behind every writer that
+   * queued first) and returns the lease; with `waitMs: 0`, undefined unless granted at once.
+   */
+  acquireRead(name: string, options: AcquireOptions = {}): Promise<Lease | undefined> {
+    return this.join(name, 'read', options.waitMs, options.signal);
+  }
+
+  /** Waits for the write lock of the read/write lock `name` (behind everyone queued first); as `acquireRead`. */
+  acquireWrite(name: string, options: AcquireOptions = {}): Promise<Lease | undefined> {
+    return this.join(name, 'write', options.waitMs, options.signal);
+  }
+
+  /**
+   * Waits for `request.take` permits of the semaphore `name` of `request.permits` (in queue order,
+   * all at once) and returns the lease, which holds them all; with `waitMs: 0`, undefined unless
+   * they are free at once. See `PermitPool`.
+   */
+  acquirePermits(name: string, request: PermitRequest, options: AcquireOptions = {}): Promise<Lease | undefined> {
+    return this.join(name, 'semaphore', options.waitMs, options.signal, request);
+  }
+
+  /** The directory znode of lock `name` of `kind`: locks, read/write locks and semaphores never share one. */
+  pathOf(name: string, kind: LockKind = 'lock'): string {
+    const valid = validateLockName(name);
+    const { root } = this.options;
+    if (kind === 'lock') return znodePaths.lockDir(root, valid);
+    return kind === 'semaphore' ? znodePaths.semaphoreDir(root, valid) : znodePaths.readWriteLockDir(root, valid);
   }
 
   /** Leases currently held through this client. */
@@ -149,14 +190,15 @@ export class LockClient implements LockRecipe {
     this.registry.dispose();
   }
 
-  private async join(name: string, waitMs: number | undefined, signal: AbortSignal | undefined): Promise<Lease | undefined> {
-    const dir = this.pathOf(name);
+  /** Queues for the lock `name` of `kind` (`request`: a semaphore's) and wraps the grant in a registered lease. */
+  private async join(name: string, kind: LockKind, waitMs: number | undefined, signal: AbortSignal | undefined, request?: PermitRequest): Promise<Lease | undefined> {
+    const dir = this.pathOf(name, kind);
     const events = this.events;
     const startedAt = performance.now();
     if (events.wants('lock')) events.emit('lock', { type: 'lock.wait-started', name, path: dir });
     let entry: QueueEntry | undefined;
     try {
-      entry = await this.queue.join(dir, { data: this.data, waitMs, signal });
+      entry = await this.enqueue(dir, kind, { data: this.data, waitMs, signal }, request);
     } catch (error) {
       if (events.wants('lock')) events.emit('lock', waitFailed(name, dir, performance.now() - startedAt, error));
       throw error;
@@ -172,7 +214,7 @@ export class LockClient implements LockRecipe {
       (held) => {
         this.registry.delete(held);
         // The delete is what hands the lock over: send it before reporting anything.
-        const left = this.queue.leave(held.path, held.sessionId);
+        const left = this.queue.leave(held.path, held.sessionId); // any node of ours, whichever queue it is in
         if (events.wants('lock')) events.emit('lock', { type: 'lock.released', name, path: dir, token: held.fencingToken, holdMs: performance.now() - grantedAt });
         return left;
       },
@@ -192,6 +234,19 @@ export class LockClient implements LockRecipe {
       void lease.release();
     }
     return lease;
+  }
+
+  private enqueue(dir: string, kind: LockKind, options: { data?: Buffer; waitMs?: number; signal?: AbortSignal }, request?: PermitRequest): Promise<QueueEntry | undefined> {
+    switch (kind) {
+      case 'lock':
+        return this.queue.join(dir, options);
+      case 'read':
+        return this.readWriteQueue.join(dir, { ...options, marker: 'read', driver: READ_DRIVER });
+      case 'write':
+        return this.readWriteQueue.join(dir, { ...options, marker: 'write', driver: WRITE_DRIVER });
+      case 'semaphore':
+        return this.permits.take(dir, request!, options);
+    }
   }
 
   private reportRecovery(name: string, path: string, token: bigint, interrupted: InterruptedSection, failure?: { error: unknown }): void {

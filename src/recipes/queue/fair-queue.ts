@@ -9,7 +9,7 @@ import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
-import { LOCK_DRIVER, type QueueDriver } from './queue-driver.js';
+import { LOCK_DRIVER, type QueueDriver, type QueuePlace } from './queue-driver.js';
 import { pauseUnlessStopped, WaitControl, withGrace } from './wait-control.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
@@ -34,6 +34,8 @@ export interface JoinOptions<P = unknown> {
   /** `undefined`: wait as long as it takes; `0`: try once, do not queue. */
   readonly waitMs?: number;
   readonly dirMode?: 'persistent' | 'container';
+  /** What our node queues for (its name's marker); one of the queue's. Default: the queue's first. */
+  readonly marker?: QueueMarker;
   /** Default: `LOCK_DRIVER`. */
   readonly driver?: QueueDriver<P>;
 }
@@ -56,6 +58,7 @@ type Place =
   | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
   | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorHeads: boolean };
 const RETRY: Place = { kind: 'retry' };
+const HOLDS: QueuePlace = { holds: true };
 
 const noop = () => undefined;
 
@@ -82,7 +85,8 @@ export class FairQueue {
 
   constructor(
     private readonly session: ZkSessionClient,
-    private readonly marker: QueueMarker,
+    /** The kinds of nodes that queue in its directories, in one order: a lock's `lock`, a read/write lock's `read` and `write`. */
+    private readonly markers: readonly QueueMarker[],
     /** Told of a delete that failed in the background, after `leave` had resolved. */
     logger?: QueueLogger,
   ) {
@@ -91,8 +95,8 @@ export class FairQueue {
   }
 
   /**
-   * Queues up in `dir` and resolves once we are at the head. Resolves `undefined` when
-   * `waitMs` is 0 and someone else is ahead. Rejects with `LockTimeoutError`,
+   * Queues up in `dir` and resolves once we hold: at the head, or wherever the driver's `placeOf`
+   * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once. Rejects with `LockTimeoutError`,
    * `LockAbortedError` or `SessionClosedError`, having given up our place first (in the
    * background when the connection is down or a request of ours is unanswered: a stop never
    * waits for the ensemble, and the node goes once the session is back, or with the session).
@@ -103,7 +107,7 @@ export class FairQueue {
     const attempt: Attempt = {
       dir,
       id,
-      prefix: queueNodePrefix(dir, id, this.marker),
+      prefix: queueNodePrefix(dir, id, options.marker ?? this.markers[0]!),
       mine: undefined,
       unknownCreate: undefined,
       wake: undefined,
@@ -241,14 +245,16 @@ export class FairQueue {
       await pauseUnlessStopped(control);
       return RETRY;
     }
-    const queue = sortQueue(listing.children, this.marker).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
+    const queue = sortQueue(listing.children, this.markers).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
     const index = queue.findIndex((node) => node.name === attempt.mine!.name);
     if (index < 0) {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    if (index === 0) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
-    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[index - 1]!.name}`, predecessorHeads: index === 1 };
+    const place = index === 0 ? HOLDS : (driver.placeOf?.(queue, index) ?? { holds: false, watch: index - 1 });
+    if (place.holds) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
+    if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
+    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch]!.name}`, predecessorHeads: place.watch === 0 && index === 1 };
   }
 
   /** Ends the wait of `attempt` early, if `node` is still its node. */

@@ -1,6 +1,9 @@
 import type { ZkStat } from '../../zookeeper/types.js';
 import { lockToken } from '../fencing.js';
-import type { OwnNode } from './queue-node.js';
+import type { OwnNode, QueueNode } from './queue-node.js';
+
+/** Where our node stands in a listing of the queue, as the driver's `placeOf` tells it. */
+export type QueuePlace = { readonly holds: true } | { readonly holds: false; /** Index of the node whose deletion may change that. */ readonly watch: number };
 
 /**
  * What differs between the recipes on the queue (as Curator's lock driver): the queue runs DESIGN
@@ -8,6 +11,13 @@ import type { OwnNode } from './queue-node.js';
  * `Succession`, one per `join`.
  */
 export interface QueueDriver<P = unknown> {
+  /**
+   * Whether the node at `index` of `queue` (grant order, `index` > 0) holds, else which node ahead
+   * of it to wait for (Curator's `getsTheLock`). Undefined: exclusive, only the head holds, and a
+   * waiter waits for its immediate predecessor. Whatever it watches must be ahead of it, so that
+   * the wait always ends (the head never waits).
+   */
+  placeOf?(queue: readonly QueueNode[], index: number): QueuePlace;
   /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */
   grantToken(grantingListing: ZkStat): bigint;
   /**
@@ -32,7 +42,7 @@ export interface QueueDriver<P = unknown> {
 /** A grant that needs no look (see `QueueDriver.standBy`). */
 export interface Standby<P> {
   /** The head's deletion arrived in order: the grant, or undefined to look again as usual. */
-  grant(): { readonly token: bigint; readonly prefetched: Promise<P> } | undefined;
+  grant(): { readonly token: bigint; readonly prefetched?: Promise<P> } | undefined;
   /** The wait is over, whatever ended it. */
   stop(): void;
 }

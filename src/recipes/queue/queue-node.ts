@@ -16,10 +16,13 @@
 export interface QueueNode {
   readonly name: string;
   readonly id: string;
+  /** What the node queues for: its recipe's kind of request (a read/write lock queues both). */
+  readonly marker: QueueMarker;
   readonly sequence: number;
 }
 
-export type QueueMarker = 'lock' | 'n';
+/** A lock's (and a semaphore's turnstile's) `lock`, an election's `n`, a read/write lock's `read` and `write`. */
+export type QueueMarker = 'lock' | 'n' | 'read' | 'write';
 
 /** Our own node in a queue: the one a join created, or adopted after its create's reply was lost. */
 export interface OwnNode {
@@ -30,7 +33,7 @@ export interface OwnNode {
   readonly sessionId: string;
 }
 
-const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n)-(-?\d{1,11})$/;
+const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write)-(-?\d{1,11})$/;
 
 /**
  * Whether a node with this `ephemeralOwner` may be owned by a session, i.e. may be a holder.
@@ -51,20 +54,22 @@ export function queueNodePrefix(dir: string, id: string, marker: QueueMarker): s
   return `${dir}/_c_${id}-${marker}-`;
 }
 
-export function parseQueueNode(name: string, marker: QueueMarker): QueueNode | undefined {
+/** The queue node named `name` if it queues for one of `markers`. */
+export function parseQueueNode(name: string, markers: QueueMarker | readonly QueueMarker[]): QueueNode | undefined {
   const match = QUEUE_NODE.exec(name);
-  if (!match || match[2] !== marker) return undefined;
-  return { name, id: match[1]!, sequence: Number(match[3]) };
+  const marker = match?.[2] as QueueMarker | undefined;
+  if (!match || !marker || !(typeof markers === 'string' ? marker === markers : markers.includes(marker))) return undefined;
+  return { name, id: match[1]!, marker, sequence: Number(match[3]) };
 }
 
 /**
- * The queue in grant order. Children that are not queue nodes of this marker (the `ready`
+ * The queue in grant order. Children that are not queue nodes of these markers (the `ready`
  * znode, anything written by hand) are left out: they can never be taken for holders.
  */
-export function sortQueue(children: readonly string[], marker: QueueMarker): QueueNode[] {
+export function sortQueue(children: readonly string[], markers: QueueMarker | readonly QueueMarker[]): QueueNode[] {
   const queue: QueueNode[] = [];
   for (const child of children) {
-    const node = parseQueueNode(child, marker);
+    const node = parseQueueNode(child, markers);
     if (node) queue.push(node);
   }
   return queue.sort(compareQueueNodes);

@@ -1,0 +1,17 @@
+import type { SemaphoreOptions } from '../services/lock-options.js';
+import { validateSemaphorePermits, validateWithLockOptions } from '../services/lock-options.js';
+import { WITH_SEMAPHORE_METADATA } from '../zk-lock.constants.js';
+import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource } from './lock-service-method.js';
+
+/**
+ * Runs the method only while this process holds `take` (default 1) of the `permits` permits of the
+ * semaphore `name` (`LockService.withSemaphore`): at most `permits` across the cluster, first come,
+ * first served. LockService is injected as for `@WithLock`.
+ */
+export function WithSemaphore(name: LockNameSource, options: Omit<SemaphoreOptions, 'signal'>): MethodDecorator {
+  checkLockNameSource('WithSemaphore', name);
+  // Fail when the class is defined, not at the first call.
+  validateSemaphorePermits(options);
+  validateWithLockOptions({ ...options, recover: undefined });
+  return lockServiceMethod('WithSemaphore', WITH_SEMAPHORE_METADATA, { name, options }, (locks, args, call) => locks.withSemaphore(lockNameOf(name, args), options, call));
+}

@@ -1,0 +1,71 @@
+import { describeValue } from '../errors/describe-value.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import type { AcquireOptions } from '../recipes/lock/lock-client.js';
+import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
+
+// The options of LockService's locked calls, and their checks (also made by the decorators, at decoration time).
+
+export type OnBusy = 'wait' | 'skip' | 'throw';
+
+export interface WithLockOptions extends AcquireOptions {
+  /**
+   * When the lock is not granted at once (or within `waitMs`): `wait` (default) keeps waiting,
+   * then throws `LockTimeoutError`; `skip` returns undefined without running; `throw` throws
+   * `LockBusyError`. With `skip` / `throw` and no `waitMs`, the lock is tried once, never queued.
+   */
+  readonly onBusy?: OnBusy;
+  /**
+   * Makes the lock guarded: when the previous holder died or threw mid-call, this runs first
+   * with what it left (holder, token, last checkpoint). See README "Recovery".
+   */
+  readonly recover?: RecoveryHandler;
+}
+
+/** Options of `withReadLock` and `withWriteLock`: those of `withLock` but recovery. */
+export type ReadWriteLockOptions = Omit<WithLockOptions, 'recover'>;
+
+/** A semaphore's permits, as every acquisition names them. */
+export interface SemaphorePermits {
+  /** The semaphore's capacity: at most this many permits are held across the cluster. Every user must give the same. */
+  readonly permits: number;
+  /** Permits to take at once, all or nothing (1 to `permits`). Default 1. */
+  readonly take?: number;
+}
+
+/** Options of `withSemaphore`: its permits, and those of `withLock` but recovery. */
+export interface SemaphoreOptions extends SemaphorePermits, ReadWriteLockOptions {}
+
+const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
+/** A lease node's name records its permits in at most 9 digits (see `PermitPool`). */
+const MAX_PERMITS = 999_999_999;
+export function validateSemaphorePermits(permits: SemaphorePermits): { permits: number; take: number } {
+  if (permits === null || typeof permits !== 'object') throw new InvalidOptionsError('options', 'expected an object with the semaphore\'s permits, e.g. { permits: 4 }');
+  const { permits: capacity, take = 1 } = permits;
+  if (!Number.isSafeInteger(capacity) || capacity < 1 || capacity > MAX_PERMITS) {
+    throw new InvalidOptionsError('permits', `expected a whole number of permits from 1 to ${MAX_PERMITS}, got ${describeValue(capacity)}`);
+  }
+  if (!Number.isSafeInteger(take) || take < 1 || take > capacity) {
+    throw new InvalidOptionsError('take', `expected a whole number of permits from 1 to permits (${capacity}), got ${describeValue(take)}`);
+  }
+  return { permits: capacity, take };
+}
+
+export function validateAcquireOptions(options: AcquireOptions): void {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
+  const { waitMs, signal } = options;
+  if (waitMs !== undefined && (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0)) {
+    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${describeValue(waitMs)}`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
+}
+
+/** Throws `InvalidOptionsError` naming the first bad field. Also used by `@WithLock` at decoration time. */
+export function validateWithLockOptions(options: WithLockOptions): void {
+  validateAcquireOptions(options);
+  if (options.onBusy !== undefined && !ON_BUSY.includes(options.onBusy)) {
+    throw new InvalidOptionsError('onBusy', `expected one of ${ON_BUSY.join(', ')}, got ${describeValue(options.onBusy)}`);
+  }
+  if (options.recover !== undefined && typeof options.recover !== 'function') {
+    throw new InvalidOptionsError('recover', 'expected a function');
+  }
+}
