@@ -1,0 +1,235 @@
+/**
+ * The counting semaphore against the shared ZooKeeper server: never more permits held than the
+ * capacity, and the capacity reached; first come, first served, a request for several permits all
+ * or nothing (it holds none while it waits, and nobody overtakes it); the capacity checked against
+ * every holder's; a release wakes one waiter; nothing left behind after a timeout, an abort, a busy
+ * try or a lost create reply; and the LockService face (`withSemaphore`, `@WithSemaphore`).
+ */
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Injectable } from '@nestjs/common';
+import { WithSemaphore } from '../../src/decorators/with-semaphore.decorator.js';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
+import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
+import { SemaphorePermitsMismatchError } from '../../src/errors/semaphore-permits-mismatch.error.js';
+import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import type { Lease } from '../../src/recipes/lock/lease.js';
+import { lockContext } from '../../src/services/lock-context.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { connectionLoss, FaultySession } from '../support/faulty-session.js';
+import { withTimeout } from '../support/wait.js';
+import { firedWatches, lockAppSuite, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Children of `path`, [] when it does not exist. */
+async function childrenOf(observer: ZkSession, path: string): Promise<string[]> {
+  try {
+    return (await observer.getChildren(path)).children;
+  } catch (error) {
+    if (ZooKeeperError.is(error, 'NONODE')) return [];
+    throw error;
+  }
+}
+
+/** The semaphore's lease nodes and its turnstile's queue nodes. */
+async function nodesOf(observer: ZkSession, dir: string): Promise<{ leases: string[]; queued: string[] }> {
+  return { leases: await childrenOf(observer, `${dir}/leases`), queued: (await childrenOf(observer, dir)).filter((child) => child.startsWith('_c_')) };
+}
+
+/** Resolves once `probe` is true, bounded. */
+async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    if (await probe()) return;
+    await sleep(10);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('counting semaphore (LockClient.acquirePermits)', () => {
+  const root = testRoot();
+  let sessions: ZkSession[] = [];
+  let clients: LockClient[] = [];
+  let observer: ZkSession;
+
+  before(async () => {
+    sessions = await Promise.all(Array.from({ length: 8 }, () => openSession(sharedConnect())));
+    clients = sessions.map((session, index) => new LockClient(session, { root, identity: `client-${index}` }));
+    observer = await openSession(sharedConnect());
+  });
+  after(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    for (const session of [...sessions, observer]) session.close();
+  });
+
+  it('never holds more than the permits, and uses all of them', async () => {
+    let holding = 0;
+    let most = 0;
+    let over = 0;
+    const work = clients.map(async (client) => {
+      for (let i = 0; i < 12; i += 1) {
+        const lease = (await client.acquirePermits('pool', { permits: 3, take: 1 }))!;
+        holding += 1;
+        most = Math.max(most, holding);
+        if (holding > 3) over += 1;
+        await sleep(3);
+        holding -= 1;
+        await lease.release();
+      }
+    });
+    await withTimeout(Promise.all(work), 30_000, 'every acquisition ends');
+    assert.equal(over, 0, 'never more than 3 at once');
+    assert.equal(most, 3, 'all 3 permits in use at some point');
+    assert.deepEqual(await nodesOf(observer, clients[0]!.pathOf('pool', 'semaphore')), { leases: [], queued: [] }, 'nothing left behind');
+  });
+
+  it('a request for several permits is all or nothing, in arrival order: it holds none while waiting, and nobody overtakes it', async () => {
+    const name = 'multi';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const a = (await clients[0]!.acquirePermits(name, { permits: 3, take: 2 }))!;
+    let big: Lease | undefined;
+    const bigWaits = clients[1]!.acquirePermits(name, { permits: 3, take: 2 }).then((lease) => (big = lease));
+    await until(async () => (await nodesOf(observer, dir)).leases.length === 2, 'the second request waits at the head');
+    let small: Lease | undefined;
+    const smallWaits = clients[2]!.acquirePermits(name, { permits: 3, take: 1 }).then((lease) => (small = lease));
+    await until(async () => (await nodesOf(observer, dir)).queued.length === 2, 'the third queues behind it');
+    await sleep(100);
+    assert.equal(big, undefined, '2 + 2 > 3: the second waits');
+    assert.equal(small, undefined, 'one permit is free, but the third does not overtake the second');
+    await a.release();
+    await withTimeout(bigWaits, 5000, 'the second takes both permits once the first is gone');
+    await withTimeout(smallWaits, 5000, 'then the third takes the last permit, beside the second (2 + 1 = 3)');
+    assert.ok(big!.isHeld && small!.isHeld);
+    await big!.release();
+    await small!.release();
+  });
+
+  it('a release wakes the one waiter at the head, not everyone queued (herd-free)', async () => {
+    const name = 'herd';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const holder = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+    const waiting = clients.slice(1, 7).map((client) => client.acquirePermits(name, { permits: 1, take: 1 }));
+    // The head stays in the turnstile while it waits for the permit: six nodes there.
+    await until(async () => (await nodesOf(observer, dir)).queued.length === 6, 'the head and five behind it');
+    await sleep(50);
+    const before = await firedWatches(sharedConnect());
+    await holder.release();
+    await until(async () => (await nodesOf(observer, dir)).queued.length === 5, 'the head took the permit and left the turnstile');
+    await sleep(100);
+    const fired = (await firedWatches(sharedConnect())) - before;
+    // The head's watch on the leases (the release), and the next in the turnstile (the head leaving it).
+    assert.equal(fired, 2, 'two notifications, whatever the queue length');
+    const leases = await Promise.all(waiting.map(async (pending) => {
+      const lease = (await pending)!;
+      await lease.release();
+      return lease;
+    }));
+    assert.equal(leases.length, 6);
+  });
+
+  it('refuses a caller with another capacity while anyone holds under the first', async () => {
+    const name = 'mismatch';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const held = (await clients[0]!.acquirePermits(name, { permits: 2, take: 1 }))!;
+    const refused = await clients[1]!.acquirePermits(name, { permits: 5, take: 1 }).then(
+      () => assert.fail('granted under another capacity'),
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof SemaphorePermitsMismatchError);
+    assert.equal(refused.recorded, 2);
+    assert.equal(refused.requested, 5);
+    assert.match(refused.message, new RegExp(dir));
+    assert.deepEqual((await nodesOf(observer, dir)).leases.length, 1, 'the refused caller left no lease node');
+    await held.release();
+  });
+
+  it('timeouts, aborts and busy tries leave no node (no permit leaks)', async () => {
+    const name = 'give-up';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const held = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+    assert.equal(await clients[1]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 }), undefined, 'busy: undefined at once');
+    await assert.rejects(clients[1]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 150 }), LockTimeoutError);
+    const controller = new AbortController();
+    const aborted = clients[2]!.acquirePermits(name, { permits: 1, take: 1 }, { signal: controller.signal });
+    await until(async () => (await nodesOf(observer, dir)).leases.length === 2, 'the aborted caller waits at the head');
+    controller.abort('changed my mind');
+    await assert.rejects(aborted, LockAbortedError);
+    assert.deepEqual(await nodesOf(observer, dir), { leases: [(await nodesOf(observer, dir)).leases[0]!], queued: [] });
+    await held.release();
+    // The capacity is whole again: a fresh caller takes the permit at once.
+    const next = await clients[3]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 });
+    assert.ok(next?.isHeld, 'the permit is free');
+    await next.release();
+  });
+
+  it('a lease create whose reply was lost is found again, not left holding a permit', async () => {
+    const faulty = new FaultySession(sessions[7]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'lost-reply';
+    const dir = client.pathOf(name, 'semaphore');
+    try {
+      // The create of the lease node goes through, but its reply is lost.
+      faulty.after('create', (request) => (request.path.includes('/leases/') ? { ok: false, error: connectionLoss('create', request.path) } : undefined), 1);
+      const lease = (await withTimeout(client.acquirePermits(name, { permits: 1, take: 1 }), 10_000, 'granted after the lost reply'))!;
+      assert.equal((await nodesOf(observer, dir)).leases.length, 1, 'one lease node: the one whose reply was lost, adopted');
+      await lease.release();
+      assert.deepEqual(await nodesOf(observer, dir), { leases: [], queued: [] }, 'and released');
+      const again = await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 });
+      assert.ok(again?.isHeld, 'the capacity is whole');
+      await again.release();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+@Injectable()
+class Exports {
+  running = 0;
+  most = 0;
+
+  @WithSemaphore('exports', { permits: 2 })
+  async run(): Promise<void> {
+    this.running += 1;
+    this.most = Math.max(this.most, this.running);
+    await sleep(15);
+    this.running -= 1;
+  }
+}
+
+describe('LockService.withSemaphore / @WithSemaphore', () => {
+  const root = testRoot();
+  const suite = lockAppSuite(root, [Exports]);
+
+  it('@WithSemaphore caps the calls at the permits', async () => {
+    const exports = suite.app.get(Exports);
+    await withTimeout(Promise.all(Array.from({ length: 10 }, () => exports.run())), 20_000, 'every call ends');
+    assert.equal(exports.most, 2);
+  });
+
+  it('onBusy throw / skip when no permit is free; a nested call re-enters the permits it holds', async () => {
+    const { locks } = suite;
+    await locks.withSemaphore('busy', { permits: 1 }, async (outer) => {
+      // Another call chain (outside this one's context) finds no permit free.
+      await assert.rejects(
+        lockContext.exit(() => locks.withSemaphore('busy', { permits: 1, onBusy: 'throw' }, () => undefined)),
+        LockBusyError,
+      );
+      assert.equal(await lockContext.exit(() => locks.withSemaphore('busy', { permits: 1, onBusy: 'skip' }, () => 'ran')), undefined);
+      const nested = await locks.withSemaphore('busy', { permits: 1 }, (inner) => inner);
+      assert.equal(nested, outer, 'the nested call runs under the permits held');
+    });
+  });
+
+  it('refuses bad permits with typed errors', async () => {
+    const { locks } = suite;
+    await assert.rejects(locks.withSemaphore('bad', { permits: 0 }, () => undefined), InvalidOptionsError);
+    await assert.rejects(locks.withSemaphore('bad', { permits: 2, take: 3 }, () => undefined), InvalidOptionsError);
+    await assert.rejects(locks.withSemaphore('bad', { permits: 1.5 }, () => undefined), InvalidOptionsError);
+    assert.throws(() => WithSemaphore('bad', { permits: -1 }), InvalidOptionsError);
+  });
+});
