@@ -110,13 +110,20 @@ export class PermitPool {
         const turn = await this.turnstile.join(dir, { data, signal, waitMs: waitMs === 0 ? 0 : left, driver: TURNSTILE_DRIVER });
         if (!turn) return undefined;
         let outcome: QueueEntry | undefined | typeof REQUEUE;
+        // Out of the turnstile, whatever happens: the next in line may take permits now. As the
+        // queue gives up a place, a caller that is not granted finds the turnstile clean (once
+        // connected); a holder need not wait for the hand-over (a failure is reported).
+        const leaveTurnstile = async (wait: boolean) => {
+          const left = this.turnstile.leave(turn.path, turn.sessionId).catch((error: unknown) => this.removal.report(error));
+          if (wait && isConnectedState(this.session.state)) await left;
+        };
         try {
           outcome = await this.takeAtHead(dir, turn, request, data, waitMs === 0, signal, waitMs === 0 ? undefined : remaining());
-        } finally {
-          // Out of the turnstile, whatever happened: the next in line may take permits now. Not
-          // awaited: a holder need not wait for the hand-over, and a failure is reported.
-          this.turnstile.leave(turn.path, turn.sessionId).catch((error: unknown) => this.removal.report(error));
+        } catch (error) {
+          await leaveTurnstile(true);
+          throw error;
         }
+        await leaveTurnstile(outcome === undefined);
         if (outcome !== REQUEUE) return outcome;
       }
     } catch (error) {
