@@ -6,6 +6,7 @@ import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
+import { readReadWriteLock, readSemaphore, type InspectedReadWriteLock, type InspectedSemaphore } from './inspect-shared.js';
 
 /** Version of the `Inspection` shape; bumped only on a breaking change. */
 export const INSPECTION_VERSION = 1;
@@ -79,12 +80,17 @@ export interface Inspection {
   readonly locks: InspectedLock[];
   /** Sorted by name. */
   readonly elections: InspectedElection[];
+  /** Read/write locks, sorted by name. */
+  readonly readWriteLocks: InspectedReadWriteLock[];
+  /** Sorted by name. */
+  readonly semaphores: InspectedSemaphore[];
 }
 
 /**
- * Reads every lock and election under `root` (or only those called `name`) without changing
- * anything: it creates no node and sets no watch. Costs 2 listings, then per lock or election
- * one listing and one read per queue node (plus one for its ready znode), all sent at once.
+ * Reads every lock, election, read/write lock and semaphore under `root` (or only those called
+ * `name`) without changing anything: it creates no node and sets no watch. Costs 4 listings, then
+ * per lock or election one listing and one read per queue node (plus one for its ready znode), all
+ * sent at once (a semaphore: two listings, its turnstile's and its leases').
  *
  * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
  * queue went through or close to it, never a node that was not there.
@@ -94,9 +100,14 @@ export async function inspect(client: ZkClient, root: string, name?: string): Pr
   if (name !== undefined) validateLockName(name);
   const lockNames = name === undefined ? await listChildren(client, `${root}/locks`) : [name];
   const electionNames = name === undefined ? await listChildren(client, `${root}/elections`) : [name];
-  const [locks, elections] = await Promise.all([
+  const readWriteNames = name === undefined ? await listChildren(client, `${root}/rwlocks`) : [name];
+  const semaphoreNames = name === undefined ? await listChildren(client, `${root}/semaphores`) : [name];
+  const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime());
+  const [locks, elections, readWriteLocks, semaphores] = await Promise.all([
     Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime()))),
     Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime()))),
+    Promise.all(readWriteNames.map((lock) => readReadWriteLock(client, root, lock, readNodeAt))),
+    Promise.all(semaphoreNames.map((semaphore) => readSemaphore(client, root, semaphore, readNodeAt, at.getTime()))),
   ]);
   return {
     version: INSPECTION_VERSION,
@@ -116,7 +127,13 @@ export async function inspect(client: ZkClient, root: string, name?: string): Pr
       followers: queue.nodes.slice(1),
       ready: queue.ready,
     })),
+    readWriteLocks: sortedByName(readWriteLocks),
+    semaphores: sortedByName(semaphores),
   };
+}
+
+function sortedByName<T extends { readonly name: string }>(readings: readonly (T | undefined)[]): T[] {
+  return readings.filter((reading): reading is T => reading !== undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 interface QueueReading {

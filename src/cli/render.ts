@@ -1,4 +1,5 @@
 import type { InspectedNode, InspectedReady, Inspection } from './inspect.js';
+import type { InspectedLease } from './inspect-shared.js';
 
 /** What the header names besides the inspection itself. */
 export interface RenderContext {
@@ -33,16 +34,47 @@ export function renderText(inspection: Inspection, context: RenderContext): stri
     lines.push(`${printable(election.name)}: ${election.leader ? `led by ${identityOf(election.leader)}` : 'no leader'}, ${plural(election.followers.length, 'follower')}`);
     lines.push(...table(queue, (i) => (i === 0 ? 'leader' : 'follower')), readyLine(election.ready, inspection.at), '');
   }
+  if (inspection.elections.length === 0) lines.push('');
+
+  // Read/write locks and semaphores only when there are some: most applications use neither.
+  if (inspection.readWriteLocks.length > 0) lines.push(`READ/WRITE LOCKS (${inspection.readWriteLocks.length})`);
+  for (const lock of inspection.readWriteLocks) {
+    const queue = [...lock.holders, ...lock.waiters];
+    const held = lock.holders.length === 0 ? 'free' : lock.holders[0]!.mode === 'write' ? `written by ${identityOf(lock.holders[0]!)}` : plural(lock.holders.length, 'reader');
+    lines.push(`${printable(lock.name)}: ${held}, ${plural(lock.waiters.length, 'waiter')}`);
+    lines.push(...table(queue, (i) => `${i < lock.holders.length ? 'holder' : 'waiter'} (${queue[i]!.mode})`), '');
+  }
+  if (inspection.semaphores.length > 0) lines.push(`SEMAPHORES (${inspection.semaphores.length})`);
+  for (const semaphore of inspection.semaphores) {
+    const capacity = semaphore.permits === null ? 'no permits taken' : `${semaphore.taken} of ${semaphore.permits} permits taken`;
+    const pending = semaphore.leases.find((lease) => lease.pending);
+    const next = pending ? `, the next waits for ${pending.take}` : '';
+    lines.push(`${printable(semaphore.name)}: ${capacity}${next}, ${plural(semaphore.queue.length, 'caller')} in the turnstile`);
+    lines.push(...leaseTable(semaphore.leases), ...table(semaphore.queue, (i) => (i === 0 ? 'next' : 'queued')), '');
+  }
   return lines.join('\n').trimEnd() + '\n';
 }
 
 /** Queue position, role, identity, session, age, node zxid, node: aligned columns. */
 function table(nodes: readonly InspectedNode[], role: (index: number) => string): string[] {
   if (nodes.length === 0) return [];
-  const rows = [
+  return aligned([
     ['#', 'ROLE', 'IDENTITY', 'SESSION', 'AGE', 'NODE ZXID', 'NODE'],
     ...nodes.map((node, i) => [String(i), role(i), identityOf(node), `0x${node.sessionId}`, formatAge(node.ageMs), node.zxid, node.node]),
+  ]);
+}
+
+/** A semaphore's lease nodes: permits, identity, session, age, node. */
+function leaseTable(leases: readonly InspectedLease[]): string[] {
+  if (leases.length === 0) return [];
+  const rows = [
+    ['PERMITS', 'STATE', 'IDENTITY', 'SESSION', 'AGE', 'LEASE NODE'],
+    ...leases.map((lease) => [String(lease.take), lease.pending ? 'waiting' : 'held', lease.identity === null ? '-' : printable(lease.identity), `0x${lease.sessionId}`, formatAge(lease.ageMs), lease.node]),
   ];
+  return aligned(rows);
+}
+
+function aligned(rows: readonly string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => '  ' + row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
 }

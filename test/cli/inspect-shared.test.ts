@@ -1,0 +1,74 @@
+/**
+ * `inspect()` and its text on read/write locks and semaphores, against the shared server: readers
+ * holding together with a writer and a reader queued behind them; a semaphore with permits taken,
+ * its head waiting for more and another caller in its turnstile.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { inspect } from '../../src/cli/inspect.js';
+import { renderText } from '../../src/cli/render.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { randomRoot, SessionPool } from '../fixtures/session-helpers.js';
+import { waitFor } from '../support/wait.js';
+
+const IDENTITIES = ['reader-a', 'reader-b', 'writer-c', 'reader-d'];
+
+describe('inspect: read/write locks and semaphores', () => {
+  const pool = new SessionPool();
+  const root = randomRoot();
+  const waiting = new AbortController();
+  let sessions: ZkSession[];
+  let clients: LockClient[];
+
+  before(async () => {
+    sessions = await Promise.all(IDENTITIES.map(() => pool.open({ sessionTimeoutMs: 4000 })));
+    clients = sessions.map((session, i) => new LockClient(session, { root, identity: IDENTITIES[i] }));
+    const dir = clients[0]!.pathOf('catalogue', 'read');
+    await clients[0]!.acquireRead('catalogue');
+    await clients[1]!.acquireRead('catalogue');
+    void clients[2]!.acquireWrite('catalogue', { signal: waiting.signal }).catch(() => undefined);
+    await waitFor(async () => (await sessions[0]!.getChildren(dir)).children.length === 3, { message: 'the writer queued' });
+    void clients[3]!.acquireRead('catalogue', { signal: waiting.signal }).catch(() => undefined);
+    await waitFor(async () => (await sessions[0]!.getChildren(dir)).children.length === 4, { message: 'the late reader queued' });
+
+    const semaphore = clients[0]!.pathOf('exports', 'semaphore');
+    await clients[0]!.acquirePermits('exports', { permits: 3, take: 2 });
+    void clients[1]!.acquirePermits('exports', { permits: 3, take: 2 }, { signal: waiting.signal }).catch(() => undefined);
+    await waitFor(async () => (await sessions[0]!.getChildren(`${semaphore}/leases`)).children.length === 2, { message: 'the head waits for permits' });
+    void clients[2]!.acquirePermits('exports', { permits: 3, take: 1 }, { signal: waiting.signal }).catch(() => undefined);
+    await waitFor(async () => (await sessions[0]!.getChildren(semaphore)).children.filter((child) => child.startsWith('_c_')).length === 2, { message: 'a second caller queued' });
+  });
+
+  after(async () => {
+    waiting.abort();
+    await Promise.all(clients.map((client) => client.close()));
+    await pool.closeAll();
+  });
+
+  it('shows who holds a read/write lock and who waits, in queue order', async () => {
+    const { readWriteLocks } = await inspect(sessions[0]!, root);
+    assert.equal(readWriteLocks.length, 1);
+    const [lock] = readWriteLocks;
+    assert.deepEqual(lock!.holders.map((node) => [node.identity, node.mode]), [['reader-a', 'read'], ['reader-b', 'read']]);
+    assert.deepEqual(lock!.waiters.map((node) => [node.identity, node.mode]), [['writer-c', 'write'], ['reader-d', 'read']]);
+  });
+
+  it('shows a semaphore\'s permits, its lease nodes and its turnstile', async () => {
+    const { semaphores } = await inspect(sessions[0]!, root);
+    const [semaphore] = semaphores;
+    assert.equal(semaphore!.permits, 3);
+    assert.equal(semaphore!.taken, 2, 'the holder\'s 2; the 2 its head waits for are pending');
+    assert.deepEqual(semaphore!.leases.map((lease) => [lease.identity, lease.take, lease.pending]), [['reader-a', 2, false], ['reader-b', 2, true]]);
+    assert.deepEqual(semaphore!.queue.map((node) => node.identity), ['reader-b', 'writer-c'], 'the head, then the caller behind it');
+  });
+
+  it('renders both as text', async () => {
+    const text = renderText(await inspect(sessions[0]!, root), { connect: 'test' });
+    assert.match(text, /READ\/WRITE LOCKS \(1\)\ncatalogue: 2 readers, 2 waiters/);
+    assert.match(text, /holder \(read\)\s+reader-a/);
+    assert.match(text, /waiter \(write\)\s+writer-c/);
+    assert.match(text, /SEMAPHORES \(1\)\nexports: 2 of 3 permits taken, the next waits for 2, 2 callers in the turnstile/);
+    assert.match(text, /2\s+waiting\s+reader-b/);
+  });
+});
