@@ -102,3 +102,37 @@ describe('ZkLockTestingModule: leases like the real ones', () => {
     assert.match(error.message, /shutting down/);
   });
 });
+
+describe('ZkLockTestingModule: read/write locks and semaphores, as in production', () => {
+  let moduleRef: TestingModule;
+  let locks: LockService;
+  beforeEach(async () => {
+    moduleRef = await Test.createTestingModule({ imports: [ZkLockTestingModule.forRoot({ drainTimeoutMs: 0 })] }).compile();
+    await moduleRef.init();
+    locks = moduleRef.get(LockService);
+  });
+  afterEach(() => moduleRef.close());
+
+  it('readers share, a writer waits for them; a semaphore caps its holders', async () => {
+    const reading = gate();
+    let readers = 0;
+    const read = () => locks.withReadLock('catalogue', async () => {
+      readers += 1;
+      await reading.promise;
+    });
+    const both = [read(), read()];
+    while (readers < 2) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await locks.withWriteLock('catalogue', () => 'written', { onBusy: 'skip' }), undefined, 'no writer while two read');
+    reading.open();
+    await Promise.all(both);
+    assert.equal(await locks.withWriteLock('catalogue', () => 'written', { onBusy: 'throw' }), 'written');
+
+    const holding = gate();
+    const first = locks.withSemaphore('exports', { permits: 1 }, () => holding.promise);
+    while (locks.heldLeases().length === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await locks.withSemaphore('exports', { permits: 1, onBusy: 'skip' }, () => 'ran'), undefined, 'the one permit is taken');
+    holding.open();
+    await first;
+    assert.equal(await locks.withSemaphore('exports', { permits: 1, onBusy: 'throw' }, () => 'ran'), 'ran');
+  });
+});
