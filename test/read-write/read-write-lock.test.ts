@@ -114,6 +114,20 @@ describe('read/write lock (LockClient)', () => {
     await Promise.all(leases.map((lease) => lease!.release()));
   });
 
+  it('lock events name the read/write lock\'s and the semaphore\'s directories, also for a lease lost at close', async () => {
+    const events: { type: string; path: string }[] = [];
+    const sink = { wants: () => true, emit: (_channel: string, event: { type: string; path: string }) => void events.push(event) };
+    const client = new LockClient(sessions[7]!, { root, events: sink as never });
+    await client.acquireWrite('evented');
+    await client.acquirePermits('evented', { permits: 2, take: 1 });
+    await client.close('test over');
+    const rw = clients[0]!.pathOf('evented', 'write');
+    const semaphore = clients[0]!.pathOf('evented', 'semaphore');
+    const paths = (type: string) => events.filter((event) => event.type === type).map((event) => event.path);
+    assert.deepEqual(paths('lock.acquired'), [rw, semaphore]);
+    assert.deepEqual(paths('lock.lost'), [rw, semaphore], 'revoked at close: the loss names each lock\'s own directory');
+  });
+
   it('gives up after waitMs with no node left behind, and waitMs 0 does not queue', async () => {
     const name = 'timeout';
     const dir = clients[0]!.pathOf(name, 'read');

@@ -88,12 +88,15 @@ export class LockClient implements LockRecipe {
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;
+  /** The directory of each lease's lock (a lease knows its name, not its kind), for the events of its loss. */
+  private readonly lockDirs = new WeakMap<Lease, string>();
   /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
   private readonly leaseHost: LeaseHost = {
     sessionInDoubt: () => this.session.mayHaveExpired,
     lost: (lease: Lease, error: LockLostError) => {
       if (this.events.wants('lock')) {
-        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken, reason: error.reason });
+        const path = this.lockDirs.get(lease) ?? this.pathOf(lease.name);
+        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path, token: lease.fencingToken, reason: error.reason });
       }
     },
     releaseFailed: (lease: Lease, error: unknown) => {
@@ -220,6 +223,7 @@ export class LockClient implements LockRecipe {
       },
       this.leaseHost,
     );
+    this.lockDirs.set(lease, dir);
     this.registry.add(lease);
     if (events.wants('lock')) {
       events.emit('lock', { type: 'lock.acquired', name, path: dir, token: entry.token, waitMs: grantedAt - startedAt, handoff: entry.waited });
