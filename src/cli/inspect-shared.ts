@@ -3,7 +3,7 @@ import { sortQueue } from '../recipes/queue/queue-node.js';
 import { parseLeaseNode } from '../recipes/semaphore/permit-pool.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
-import type { InspectedNode } from './inspect.js';
+import type { InspectedNode } from './inspected-node.js';
 
 // What `inspect` reads of the locks that several may hold at once: read/write locks and semaphores.
 

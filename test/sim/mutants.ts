@@ -74,8 +74,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'services/lock.service.js',
-        find: 'return this.reenter(frame, fn);',
-        replace: '{ if (frame.lock.lease.isHeld) return fn(frame.lock); }',
+        find: 'const frame = findLockFrame(this, name);',
+        replace: 'const found = findLockFrame(this, name); if (found && found.lock.lease.isHeld) return fn(found.lock); const frame = undefined;',
       },
     ],
   },

@@ -1,0 +1,21 @@
+/** One queue node: a holder or waiter of a lock, a participant of an election. */
+export interface InspectedNode {
+  /** The znode's name, `_c_<uuid>-lock-<seq>` or `_c_<uuid>-n-<seq>`. */
+  readonly node: string;
+  /** Its sequence number: the queue order. */
+  readonly sequence: number;
+  /** The data of the node: who created it (`identity` option, `<hostname>:<pid>` by default); null if empty. */
+  readonly identity: string | null;
+  /** Hex id of the session that owns the (ephemeral) node. */
+  readonly sessionId: string;
+  /** When the node was created (server clock), ISO 8601. */
+  readonly createdAt: string;
+  /** Now (this machine's clock) minus `createdAt`, at least 0. */
+  readonly ageMs: number;
+  /**
+   * The node's czxid, decimal: a leader's fencing token (`electionToken`). A lock holder's token
+   * (`lockToken`) is the lock directory's pzxid in the listing that granted it: at least this
+   * value, not recoverable afterwards from outside.
+   */
+  readonly zxid: string;
+}
