@@ -166,6 +166,26 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     await next.release();
   });
 
+  it('a timeout is not held up by a request that is not answered, and leaves nothing behind', async () => {
+    const faulty = new FaultySession(sessions[6]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'unanswered';
+    const dir = client.pathOf(name, 'semaphore');
+    const held = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+    try {
+      // The head's second look at the leases (the one that arms its watch) is never answered, as on a
+      // connection that died silently and that the client has not given up yet.
+      let looks = 0;
+      faulty.after('getChildren', (request) => (request.path.endsWith('/leases') && ++looks === 2 ? new Promise<never>(() => undefined) : undefined));
+      await withTimeout(assert.rejects(client.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 200 }), LockTimeoutError), 5000, 'the timeout ends the wait');
+      assert.deepEqual((await nodesOf(observer, dir)).leases.length, 1, 'only the holder\'s lease node is left');
+      assert.deepEqual((await nodesOf(observer, dir)).queued, [], 'and nobody in the turnstile');
+    } finally {
+      await held.release();
+      await client.close();
+    }
+  });
+
   it('a lease create whose reply was lost is found again, not left holding a permit', async () => {
     const faulty = new FaultySession(sessions[7]!);
     const client = new LockClient(faulty, { root });

@@ -10,7 +10,7 @@ import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
 import { LOCK_DRIVER, type QueueDriver, type QueuePlace } from './queue-driver.js';
-import { pauseUnlessStopped, WaitControl, withGrace } from './wait-control.js';
+import { pauseUnlessStopped, unlessStopped, WaitControl, withGrace } from './wait-control.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
 export interface QueueEntry<P = unknown> {
@@ -165,17 +165,13 @@ export class FairQueue {
     }
   }
 
-  /** `look`, unless `control` stops first: a stop must not wait for a request that is not answered. */
+  /** `look`, unless `control` stops first (see `unlessStopped`); kept as the attempt's look in flight until it settles. */
   private unlessStopped<T>(attempt: Attempt, look: Promise<T>, control: WaitControl | undefined): Promise<T> {
     if (!control) return look;
     attempt.inFlight = look;
     const settled = () => void (attempt.inFlight = undefined);
     look.then(settled, settled);
-    return new Promise<T>((resolve, reject) => {
-      const stopListening = control.onStop(() => reject(control.reason));
-      if (control.stopped) reject(control.reason);
-      look.then(resolve, reject).finally(stopListening);
-    });
+    return unlessStopped(look, control);
   }
 
   /** Gives up our place in the queue, or makes sure that a create whose outcome is unknown leaves nothing. Never rejects. */

@@ -73,6 +73,19 @@ export class WaitControl {
   }
 }
 
+/**
+ * `work`, unless `control` stops first: then it rejects with the stop's reason at once, and `work`
+ * goes on unheeded (a stop never waits for a request that is not answered).
+ */
+export function unlessStopped<T>(work: Promise<T>, control: WaitControl | undefined): Promise<T> {
+  if (!control) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stopListening = control.onStop(() => reject(control.reason));
+    if (control.stopped) reject(control.reason);
+    work.then(resolve, reject).finally(stopListening);
+  });
+}
+
 /** A short pause after a retryable failure, so that a state change can land; interrupted by `control`. */
 export function pauseUnlessStopped(control: WaitControl | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -11,7 +11,7 @@ import { ensurePath } from '../queue/ensure-path.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import { NodeRemoval, type QueueLogger } from '../queue/node-removal.js';
 import type { QueueDriver } from '../queue/queue-driver.js';
-import { pauseUnlessStopped, WaitControl } from '../queue/wait-control.js';
+import { pauseUnlessStopped, unlessStopped, WaitControl } from '../queue/wait-control.js';
 import { znodePaths } from '../znode-paths.js';
 import { ChildWatch } from './child-watch.js';
 
@@ -151,6 +151,10 @@ export class PermitPool {
     /** Our node exists (or may: `unknown`, a create whose reply was lost). */
     let created = false;
     let unknown = false;
+    /** A create was sent on `sessionId`: giving up must delete the path (sent after it, the delete runs after it). */
+    let sent = false;
+    // A stop (timeout, abort) never waits for a request that is not answered.
+    const answer = <T>(request: Promise<T>) => unlessStopped(request, control);
     let waited = turn.waited;
     // The first listing of each wait leaves no watch: a grant at once would leave it standing, to
     // fire at someone else's next change for nothing. Only a listing that says "wait" is repeated
@@ -167,32 +171,34 @@ export class PermitPool {
         const watcher = watch?.watcher;
         try {
           if (unknown) {
-            created = await this.adopt(path, sessionId);
+            created = await answer(this.adopt(path, sessionId));
             unknown = false;
             continue;
           }
           if (created) {
-            listing = await this.session.getChildren(leases, watcher);
+            listing = await answer(this.session.getChildren(leases, watcher));
           } else {
+            sent = true;
             const creating = this.session.create(path, data ?? null, 'ephemeral');
             // Right behind the create: ZooKeeper answers one session in order, so the listing has our node.
             const listed = this.session.getChildren(leases, watcher);
             listed.catch(noop);
             try {
-              await creating;
+              await answer(creating);
               created = true;
             } catch (error) {
               if (ZooKeeperError.is(error, 'NONODE')) {
-                await ensurePath(this.session, leases, 'container');
+                await answer(ensurePath(this.session, leases, 'container'));
                 continue;
               }
               // The uuid is ours alone: a node by that name is a create of ours whose reply was lost.
               if (ZooKeeperError.is(error, 'NODEEXISTS') || (error instanceof ZooKeeperError && error.isConnectionError)) unknown = true;
               throw error;
             }
-            listing = await listed;
+            listing = await answer(listed);
           }
         } catch (error) {
+          if (control?.stopped) throw control.reason;
           if (unknown && ZooKeeperError.is(error, 'NODEEXISTS')) continue;
           if (!ZooKeeperError.isRetryable(error) && !ZooKeeperError.is(error, 'NONODE')) throw error;
           await pauseUnlessStopped(control);
@@ -205,8 +211,8 @@ export class PermitPool {
         const taken = countPermits(dir, listing.children, request);
         if (taken <= request.permits) return { dir, path, sessionId, token: lockToken(listing.stat), waited };
         if (tryOnce) {
-          created = false;
           await this.removal.leave(path, sessionId);
+          sent = false;
           return undefined;
         }
         if (!watch) {
@@ -218,7 +224,8 @@ export class PermitPool {
         await watch.wait(this.session, sessionId, control);
       }
     } catch (error) {
-      if (created || unknown) {
+      if (sent) {
+        // Made, maybe made (a lost reply, a reply not awaited), or not: the delete settles it.
         const left = this.removal.leave(path, sessionId).catch((failure: unknown) => this.removal.report(failure));
         if (isConnectedState(this.session.state)) await left;
       }
