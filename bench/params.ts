@@ -11,6 +11,15 @@ export interface BenchParams {
   w5_warmup: number;
   w5_cycles: number;
   session_timeout_ms: number;
+  /** W7: clients on one read/write lock, operations (ticket k is a write when k % write_every == 0). */
+  w7_clients: number;
+  w7_operations: number;
+  w7_write_every: number;
+  /** W8: clients on one semaphore of `w8_max_leases` permits, single-permit acquisitions each held `w8_hold_ms`. */
+  w8_clients: number;
+  w8_max_leases: number;
+  w8_acquisitions: number;
+  w8_hold_ms: number;
   scale_waiters: number;
   scale_locks: number;
   /** Unmeasured request cycles the driver runs on the fresh server before the first workload. */
@@ -29,6 +38,13 @@ const FULL: BenchParams = {
   w5_warmup: 200,
   w5_cycles: 2000,
   session_timeout_ms: 30000,
+  w7_clients: 8,
+  w7_operations: 2000,
+  w7_write_every: 10,
+  w8_clients: 16,
+  w8_max_leases: 4,
+  w8_acquisitions: 2000,
+  w8_hold_ms: 1,
   scale_waiters: 1000,
   scale_locks: 10000,
   server_warmup_cycles: 12000,
@@ -44,6 +60,8 @@ const QUICK: BenchParams = {
   w4_trials: 2,
   w5_warmup: 50,
   w5_cycles: 300,
+  w7_operations: 300,
+  w8_acquisitions: 300,
   scale_waiters: 200,
   scale_locks: 1000,
 };

@@ -44,6 +44,8 @@ const WORKLOADS: Workload[] = [
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
   { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
+  { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
+  { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
   { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
 ];
 
@@ -87,7 +89,7 @@ function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir
 }
 
 /**
- * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w5), then
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w5, /bench/w7, /bench/w8), then
  * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
  * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
  * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
@@ -100,7 +102,7 @@ async function prepareServer(connect: string, cycles: number): Promise<number> {
   let raw: RawZooKeeper | undefined;
   try {
     await session.connect();
-    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/warmup', '/bench/warmup/raw']) {
+    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w7', '/bench/w8', '/bench/warmup', '/bench/warmup/raw']) {
       await session.create(p, null, 'persistent').catch((error: unknown) => {
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
       });
@@ -191,6 +193,9 @@ async function main(): Promise<void> {
     notes: [
       `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
+      'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',
+      'W8 uses root /bench/w8 and semaphore bench of 4 permits: the turnstile queue is /bench/w8/semaphores/bench, the lease nodes are under /bench/w8/semaphores/bench/leases.',
+      'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',
       'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
       'SCALE is not part of BENCHMARKS.md: 1 lock with N queued waiters on one session, and M distinct locks held by one session (root /bench/scale).',
     ],
@@ -206,11 +211,17 @@ async function main(): Promise<void> {
   if (errors.length) process.exitCode = 1;
 }
 
-/** A failed workload (or a failed part of one, e.g. `W2.c8`) holds `{ error }`. */
+/**
+ * A failed workload (or a failed part of one, e.g. `W2.c8`) holds `{ error }`. A workload that
+ * counted exclusion violations (W7, W8) finished, but the lock failed: that is an error too.
+ */
 function collectErrors(name: string, result: unknown, errors: { workload: string; error: string }[]): void {
   if (!result || typeof result !== 'object') return;
   const record = result as Record<string, unknown>;
   if (typeof record.error === 'string') return void errors.push({ workload: name, error: record.error });
+  if (typeof record.exclusion_violations === 'number' && record.exclusion_violations > 0) {
+    errors.push({ workload: name, error: `${record.exclusion_violations} exclusion violation(s), e.g. ${JSON.stringify(record.exclusion_violation_samples)}` });
+  }
   for (const [key, value] of Object.entries(record)) {
     if (value && typeof value === 'object' && typeof (value as Record<string, unknown>).error === 'string') {
       errors.push({ workload: `${name}.${key}`, error: String((value as Record<string, unknown>).error) });

@@ -1,6 +1,7 @@
 /**
  * The short table printed after a run (markdown, so it can go into the README as is), with
- * each figure next to its goal from BENCHMARKS.md and whether this run met it.
+ * each figure next to its goal from BENCHMARKS.md and whether this run met it, and (so far for
+ * W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table.
  */
 import { IMPL } from './params.js';
 
@@ -8,6 +9,12 @@ type Json = Record<string, any>; // the document as parsed from the workloads' J
 
 /** Curator's W2 C=8 rate as measured for BENCHMARKS.md (705–806 acq/s); the goal is 1.2× that. */
 const CURATOR_W2_C8 = [705, 806] as const;
+/** Curator's W7 operations/s and W8 acquisitions/s from BENCHMARKS.md; the goals are 1.2× those. */
+const CURATOR_W7_OPS = [1169, 1264] as const;
+const CURATOR_W8_ACQ = [534, 596] as const;
+/** Curator's W7 requests and notifications per operation, W8's per acquisition (BENCHMARKS.md): the goal is ≤ these (the lower end). */
+const CURATOR_W7_COST = { requests: 4.39, notifications: 0.52 } as const;
+const CURATOR_W8_COST = { requests: 9.03, notifications: 2.0 } as const;
 
 interface Row {
   workload: string;
@@ -15,6 +22,9 @@ interface Row {
   value: string;
   target: string;
   met?: boolean;
+  /** The peers' figures from BENCHMARKS.md, where it has them. */
+  curator?: string;
+  kazoo?: string;
 }
 
 const fmt = (value: unknown, digits = 3): string => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -95,6 +105,64 @@ export function resultTable(doc: Json): string {
     rows.push({ workload: 'W5', metric: 'per-op RTT p50', value: `${fmt(w5.rtt_ms.all.p50)} ms`, target: '' });
   }
 
+  const w7 = w.W7?.[IMPL];
+  if (!failed('W7', w7)) {
+    const [lo, hi] = CURATOR_W7_OPS.map((v) => 1.2 * v) as [number, number];
+    rows.push({
+      workload: 'W7', metric: 'operations/s', value: fmt(w7.operations_per_s, 0),
+      curator: '1169–1264', kazoo: '654–714 (2.9.0; 2.8.0 deadlocks)',
+      target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w7.operations_per_s >= hi,
+    });
+    rows.push({
+      workload: 'W7', metric: 'read / write acquire p50', value: `${fmt(w7.read_acquire_ms.p50)} / ${fmt(w7.write_acquire_ms.p50)} ms`,
+      curator: '3.51–4.16 / 3.83–4.60 ms', kazoo: '8.63–9.18 / 9.97–10.18 ms', target: '',
+    });
+    rows.push({
+      workload: 'W7', metric: 'requests / operation', value: fmt(w7.requests_per_operation, 2),
+      curator: '4.39–4.47', kazoo: '5.09–5.11', target: `≤ Curator (${CURATOR_W7_COST.requests.toFixed(2)})`,
+      met: w7.requests_per_operation <= CURATOR_W7_COST.requests,
+    });
+    rows.push({
+      workload: 'W7', metric: 'notifications / operation', value: fmt(w7.watch_notifications_per_operation, 2),
+      curator: '0.52–0.59', kazoo: '0.36–0.37', target: `≤ Curator (${CURATOR_W7_COST.notifications.toFixed(2)})`,
+      met: w7.watch_notifications_per_operation <= CURATOR_W7_COST.notifications,
+    });
+    rows.push({ workload: 'W7', metric: 'max concurrent readers', value: String(w7.max_concurrent_readers), target: '' });
+    rows.push({
+      workload: 'W7', metric: 'exclusion violations', value: String(w7.exclusion_violations),
+      curator: '0', kazoo: '0', target: '0', met: w7.exclusion_violations === 0,
+    });
+  }
+
+  const w8 = w.W8?.[IMPL];
+  if (!failed('W8', w8)) {
+    const [lo, hi] = CURATOR_W8_ACQ.map((v) => 1.2 * v) as [number, number];
+    rows.push({
+      workload: 'W8', metric: 'acquisitions/s', value: fmt(w8.acquisitions_per_s, 0),
+      curator: '534–596', kazoo: '381–518',
+      target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w8.acquisitions_per_s >= hi,
+    });
+    rows.push({ workload: 'W8', metric: 'acquire p50', value: `${fmt(w8.acquire_ms.p50)} ms`, curator: '20.9–25.3 ms', kazoo: '27.7–38.1 ms', target: '' });
+    rows.push({
+      workload: 'W8', metric: 'requests / acquisition', value: fmt(w8.requests_per_acquisition, 2),
+      curator: '9.03–9.04', kazoo: '11.02–11.03', target: `≤ Curator (${CURATOR_W8_COST.requests.toFixed(2)})`,
+      met: w8.requests_per_acquisition <= CURATOR_W8_COST.requests,
+    });
+    rows.push({
+      workload: 'W8', metric: 'notifications / acquisition', value: fmt(w8.watch_notifications_per_acquisition, 2),
+      curator: '2.00', kazoo: '2.00', target: `≤ Curator (${CURATOR_W8_COST.notifications.toFixed(2)})`,
+      met: w8.watch_notifications_per_acquisition <= CURATOR_W8_COST.notifications,
+    });
+    rows.push({
+      workload: 'W8', metric: `max concurrent holders (of ${w8.max_leases})`, value: String(w8.max_concurrent_holders),
+      curator: '3', kazoo: '2', target: String(w8.max_leases), met: w8.max_concurrent_holders === w8.max_leases,
+    });
+    rows.push({
+      workload: 'W8', metric: `holders over ${w8.max_leases} (violations)`, value: String(w8.exclusion_violations),
+      target: '0', met: w8.exclusion_violations === 0,
+    });
+  }
+
   const scale = w.SCALE?.[IMPL];
   if (!failed('SCALE', scale)) {
     const q = scale.waiters;
@@ -108,8 +176,8 @@ export function resultTable(doc: Json): string {
     });
   }
 
-  const header = ['Workload', 'Metric', IMPL, 'Goal', 'Met'];
-  const lines = rows.map((r) => [r.workload, r.metric, r.value, r.target, r.met === undefined ? '' : r.met ? 'yes' : '**no**']);
+  const header = ['Workload', 'Metric', IMPL, 'Curator 5.4', 'kazoo 2.8', 'Goal', 'Met'];
+  const lines = rows.map((r) => [r.workload, r.metric, r.value, r.curator ?? '', r.kazoo ?? '', r.target, r.met === undefined ? '' : r.met ? 'yes' : '**no**']);
   const table = [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`);
   return `${doc.quick ? '(quick run: smaller counts, not comparable)\n' : ''}${table.join('\n')}\n`;
 }
