@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Module, type DynamicModule, type INestApplicationContext, type Provider, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { sortQueue } from '../../src/recipes/queue/queue-node.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
@@ -101,6 +102,28 @@ export function lockAppSuite(root: string, providers: Provider[] = []): LockAppS
   after(async () => {
     await suite.app?.close();
     suite.observer?.close();
+  });
+  return suite;
+}
+
+/** A suite's `LockClient`s, each on its own session (as separate processes would be), and a plain session beside them. */
+export interface LockClientsSuite {
+  readonly sessions: readonly ZkSession[];
+  readonly clients: readonly LockClient[];
+  readonly observer: ZkSession;
+}
+
+/** Registers the suite's `before` and `after` hooks: `count` clients on `root` (identities `client-<i>`), closed after its tests. */
+export function lockClientsSuite(root: string, count: number): LockClientsSuite {
+  const suite = {} as { sessions: ZkSession[]; clients: LockClient[]; observer: ZkSession };
+  before(async () => {
+    suite.sessions = await Promise.all(Array.from({ length: count }, () => openSession(sharedConnect())));
+    suite.clients = suite.sessions.map((session, index) => new LockClient(session, { root, identity: `client-${index}` }));
+    suite.observer = await openSession(sharedConnect());
+  });
+  after(async () => {
+    await Promise.all((suite.clients ?? []).map((client) => client.close()));
+    for (const session of [...(suite.sessions ?? []), suite.observer]) session?.close();
   });
   return suite;
 }

@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { WithReadLock, WithWriteLock } from '../../src/decorators/with-read-write-lock.decorator.js';
 import { LockTimeoutError } from '../../src/errors/lock-timeout.error.js';
@@ -18,7 +18,7 @@ import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { sortQueue } from '../../src/recipes/queue/queue-node.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { withTimeout } from '../support/wait.js';
-import { firedWatches, lockAppSuite, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { firedWatches, lockAppSuite, lockClientsSuite, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 /** The read/write queue of `dir` as `R`/`W` letters, in grant order. */
 async function queueShape(observer: ZkSession, dir: string): Promise<string> {
@@ -40,19 +40,11 @@ async function queued(observer: ZkSession, dir: string, length: number): Promise
 
 describe('read/write lock (LockClient)', () => {
   const root = testRoot();
-  let sessions: ZkSession[] = [];
-  let clients: LockClient[] = [];
+  const suite = lockClientsSuite(root, 8);
+  let sessions: readonly ZkSession[];
+  let clients: readonly LockClient[];
   let observer: ZkSession;
-
-  before(async () => {
-    sessions = await Promise.all(Array.from({ length: 8 }, () => openSession(sharedConnect())));
-    clients = sessions.map((session, index) => new LockClient(session, { root, identity: `client-${index}` }));
-    observer = await openSession(sharedConnect());
-  });
-  after(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    for (const session of [...sessions, observer]) session.close();
-  });
+  before(() => ({ sessions, clients, observer } = suite));
 
   it('readers hold together; a writer waits for them, and readers queued after the writer wait for it', async () => {
     const name = 'shared';

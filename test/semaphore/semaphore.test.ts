@@ -7,7 +7,7 @@
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { WithSemaphore } from '../../src/decorators/with-semaphore.decorator.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
@@ -22,7 +22,7 @@ import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { withTimeout } from '../support/wait.js';
-import { firedWatches, lockAppSuite, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { firedWatches, lockAppSuite, lockClientsSuite, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,19 +52,11 @@ async function until(probe: () => Promise<boolean>, what: string): Promise<void>
 
 describe('counting semaphore (LockClient.acquirePermits)', () => {
   const root = testRoot();
-  let sessions: ZkSession[] = [];
-  let clients: LockClient[] = [];
+  const suite = lockClientsSuite(root, 8);
+  let sessions: readonly ZkSession[];
+  let clients: readonly LockClient[];
   let observer: ZkSession;
-
-  before(async () => {
-    sessions = await Promise.all(Array.from({ length: 8 }, () => openSession(sharedConnect())));
-    clients = sessions.map((session, index) => new LockClient(session, { root, identity: `client-${index}` }));
-    observer = await openSession(sharedConnect());
-  });
-  after(async () => {
-    await Promise.all(clients.map((client) => client.close()));
-    for (const session of [...sessions, observer]) session.close();
-  });
+  before(() => ({ sessions, clients, observer } = suite));
 
   it('never holds more than the permits, and uses all of them', async () => {
     let holding = 0;
