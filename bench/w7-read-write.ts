@@ -21,7 +21,7 @@ import { serverDelta } from './mntr.js';
 import { IMPL, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { implVersion, openSession } from './session.js';
-import { runWorkload } from './workload-main.js';
+import { runWorkload, withTimeout } from './workload-main.js';
 
 const ROOT = '/bench/w7';
 /** The timed region of a full run takes ~2 s; this bounds a hang and reports how far it got. */
@@ -82,20 +82,6 @@ async function operate(clients: readonly LockClient[], total: number, writeEvery
   return { readMs, writeMs, lastRelease };
 }
 
-/** `promise`, or a rejection after `ms` saying how far the run got (a hang is reported, not waited out). */
-function bounded<T>(promise: Promise<T>, ms: number, progress: Progress, total: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(
-        `timed out after ${ms} ms: ${progress.done} of ${total} operations done, ${progress.started - progress.done} in flight ` +
-        `(holding now: ${progress.readers} reader(s), ${progress.writers} writer(s)); exclusion violations so far: ${progress.violations}`,
-      ));
-    }, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 runWorkload('W7', async ({ connect, params, probe, log }) => {
   const count = params.w7_clients;
   const total = params.w7_operations;
@@ -108,7 +94,10 @@ runWorkload('W7', async ({ connect, params, probe, log }) => {
 
     const s0 = await probe.snapshot();
     const tStart = now();
-    const { readMs, writeMs, lastRelease } = await bounded(operate(clients, total, writeEvery, progress), RUN_TIMEOUT_MS, progress, total);
+    const { readMs, writeMs, lastRelease } = await withTimeout(operate(clients, total, writeEvery, progress), RUN_TIMEOUT_MS, () =>
+      `${progress.done} of ${total} operations done, ${progress.started - progress.done} in flight ` +
+        `(holding now: ${progress.readers} reader(s), ${progress.writers} writer(s)); exclusion violations so far: ${progress.violations}`,
+    );
     const s1 = await probe.snapshot();
     const elapsed = (lastRelease - tStart) / 1000;
     const server = serverDelta(s0, s1);

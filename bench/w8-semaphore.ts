@@ -15,7 +15,7 @@ import { serverDelta } from './mntr.js';
 import { IMPL, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { implVersion, openSession } from './session.js';
-import { runWorkload, sleep } from './workload-main.js';
+import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
 const ROOT = '/bench/w8';
 /** The timed region of a full run takes ~4 s; this bounds a hang and reports how far it got. */
@@ -62,20 +62,6 @@ async function operate(clients: readonly LockClient[], total: number, permits: n
   return { acquireMs, lastRelease };
 }
 
-/** `promise`, or a rejection after `ms` saying how far the run got (a hang is reported, not waited out). */
-function bounded<T>(promise: Promise<T>, ms: number, progress: Progress, total: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(
-        `timed out after ${ms} ms: ${progress.done} of ${total} acquisitions done, ${progress.started - progress.done} in flight ` +
-        `(holding now: ${progress.holders}); violations so far: ${progress.violations}`,
-      ));
-    }, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 runWorkload('W8', async ({ connect, params, probe, log }) => {
   const count = params.w8_clients;
   const permits = params.w8_max_leases;
@@ -89,7 +75,10 @@ runWorkload('W8', async ({ connect, params, probe, log }) => {
 
     const s0 = await probe.snapshot();
     const tStart = now();
-    const { acquireMs, lastRelease } = await bounded(operate(clients, total, permits, holdMs, progress), RUN_TIMEOUT_MS, progress, total);
+    const { acquireMs, lastRelease } = await withTimeout(operate(clients, total, permits, holdMs, progress), RUN_TIMEOUT_MS, () =>
+      `${progress.done} of ${total} acquisitions done, ${progress.started - progress.done} in flight ` +
+        `(holding now: ${progress.holders}); violations so far: ${progress.violations}`,
+    );
     const s1 = await probe.snapshot();
     const elapsed = (lastRelease - tStart) / 1000;
     const server = serverDelta(s0, s1);

@@ -54,11 +54,11 @@ export function runWorkload(name: string, body: (ctx: WorkloadContext) => Promis
   );
 }
 
-/** Rejects after `ms` with a message saying what did not happen: every wait is bounded. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+/** Rejects after `ms` with a message saying what did not happen (`what`, or what it says then): every wait is bounded. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string | (() => string)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${typeof what === 'string' ? what : what()}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
