@@ -74,8 +74,9 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'services/lock.service.js',
-        find: 'return this.reenter(frame, fn);',
-        replace: '{ if (frame.lock.lease.isHeld) return fn(frame.lock); }',
+        // withLock's (withReadLock's and withSemaphore's re-entries read the same, with other frames).
+        find: 'const frame = findLockFrame(this, name);\n        if (frame)\n            return this.calls.reenter(frame, fn);',
+        replace: 'const frame = findLockFrame(this, name);\n        if (frame)\n            { if (frame.lock.lease.isHeld) return fn(frame.lock); }',
       },
     ],
   },
