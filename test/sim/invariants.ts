@@ -38,6 +38,12 @@ export class Invariants {
   readonly violations: Violation[] = [];
   private readonly leases = new Map<string, Set<WatchedLease>>();
   private readonly lastGrant = new Map<string, bigint>();
+  /** The leases of each read/write lock, with their mode. */
+  private readonly shared = new Map<string, Map<WatchedLease, 'read' | 'write'>>();
+  /** Per read/write lock: the highest token granted so far, and the last writer's. */
+  private readonly rwTokens = new Map<string, { highest: bigint; writer: bigint | undefined }>();
+  /** The leases of each semaphore, with the permits each holds, and the semaphore's capacity. */
+  private readonly permitLeases = new Map<string, { permits: number; held: Map<WatchedLease, number> }>();
   private readonly sections = new Map<string, Section[]>();
   /** Processes whose `isLeader` the checker reads after every step. */
   private readonly leaders = new Map<string, { isLeader: () => boolean; alive: () => boolean; era: number }>();
@@ -84,6 +90,8 @@ export class Invariants {
   /** A crashed process believes nothing any more. */
   forgetProcess(process: string): void {
     for (const held of this.leases.values()) for (const lease of held) if (lease.process === process) held.delete(lease);
+    for (const held of this.shared.values()) for (const lease of held.keys()) if (lease.process === process) held.delete(lease);
+    for (const { held } of this.permitLeases.values()) for (const lease of held.keys()) if (lease.process === process) held.delete(lease);
     this.leaders.delete(process);
   }
 
@@ -119,6 +127,82 @@ export class Invariants {
   callSettled(lock: string, process: string, lostAt: number | undefined, runningMsSinceLoss: number): void {
     if (lostAt !== undefined && runningMsSinceLoss > 1000) {
       this.violate('unbounded-release', `${lock}: the call of ${process} settled ${Math.round(runningMsSinceLoss)} ms (running time) after its session counted as lost at ${(lostAt / 1000).toFixed(3)} s`);
+    }
+  }
+
+  // ---------------------------------------------------------------- read/write locks
+
+  /**
+   * **Read/write exclusion** (checked here and after every step, see `checkStep`): at no step does
+   * a writer's lease answer `isHeld` together with any other lease of the same read/write lock,
+   * reader or writer; readers share. Held means as for a lock (`granted`): from the grant until
+   * the lease's `signal` aborts or `isHeld` turns false (a paused process's lease answers false as
+   * soon as the pause could have cost it the session).
+   *
+   * **Writer fencing order.** In the order holders start, a writer's token is greater than the
+   * token of every holder before it (reader or writer) and less than the token of every holder
+   * after it. Readers are not ordered among themselves: concurrent readers may share a token.
+   */
+  readWriteGranted(lock: string, mode: 'read' | 'write', lease: WatchedLease): void {
+    const tokens = this.rwTokens.get(lock);
+    if (tokens) {
+      if (mode === 'write' && lease.token <= tokens.highest) {
+        this.violate('rw-fencing-order', `${lock}: ${lease.process} was granted the write lock with token ${lease.token} after a holder with token ${tokens.highest}`);
+      } else if (mode === 'read' && tokens.writer !== undefined && lease.token <= tokens.writer) {
+        this.violate('rw-fencing-order', `${lock}: ${lease.process} was granted the read lock with token ${lease.token} after a writer with token ${tokens.writer}`);
+      }
+    }
+    const highest = tokens && tokens.highest > lease.token ? tokens.highest : lease.token;
+    this.rwTokens.set(lock, { highest, writer: mode === 'write' ? lease.token : tokens?.writer });
+    let held = this.shared.get(lock);
+    if (!held) this.shared.set(lock, (held = new Map()));
+    held.set(lease, mode);
+    this.checkReadWrite(lock);
+  }
+
+  readWriteReleased(lock: string, lease: WatchedLease): void {
+    this.shared.get(lock)?.delete(lease);
+  }
+
+  private checkReadWrite(lock: string): void {
+    const all = this.shared.get(lock);
+    if (!all) return;
+    const holders = [...all].filter(([lease]) => lease.isHeld());
+    if (holders.length > 1 && holders.some(([, mode]) => mode === 'write')) {
+      const who = holders.map(([l, mode]) => `${l.process} (${mode}, token ${l.token})`).join(' and ');
+      this.violate('rw-exclusion', `${lock}: ${who} hold it at once, a writer among them`);
+      // One report per overlap: forget the older ones.
+      for (const [lease] of holders.slice(0, -1)) all.delete(lease);
+    }
+  }
+
+  // ---------------------------------------------------------------- semaphores
+
+  /**
+   * **Permits** (checked here and after every step): at no step do the leases of a semaphore that
+   * answer `isHeld` hold more than its `permits` together (each holds the `take` it asked for, all
+   * at once). Held as for a lock (see `granted`).
+   */
+  permitsGranted(semaphore: string, permits: number, take: number, lease: WatchedLease): void {
+    let entry = this.permitLeases.get(semaphore);
+    if (!entry) this.permitLeases.set(semaphore, (entry = { permits, held: new Map() }));
+    entry.held.set(lease, take);
+    this.checkPermits(semaphore);
+  }
+
+  permitsReleased(semaphore: string, lease: WatchedLease): void {
+    this.permitLeases.get(semaphore)?.held.delete(lease);
+  }
+
+  private checkPermits(semaphore: string): void {
+    const entry = this.permitLeases.get(semaphore);
+    if (!entry) return;
+    const holders = [...entry.held].filter(([lease]) => lease.isHeld());
+    const taken = holders.reduce((sum, [, take]) => sum + take, 0);
+    if (taken > entry.permits) {
+      const who = holders.map(([l, take]) => `${l.process} (${take}, token ${l.token})`).join(', ');
+      this.violate('permits-exceeded', `${semaphore}: ${taken} of its ${entry.permits} permits held at once by ${who}`);
+      for (const [lease] of holders.slice(0, -1)) entry.held.delete(lease);
     }
   }
 
@@ -219,6 +303,9 @@ export class Invariants {
     this.era++;
     this.leases.clear();
     this.lastGrant.clear();
+    this.shared.clear();
+    this.rwTokens.clear();
+    this.permitLeases.clear();
     this.sections.clear();
     this.lastLeaderToken = undefined;
   }
@@ -246,6 +333,8 @@ export class Invariants {
   /** After every step. */
   checkStep(): void {
     for (const lock of this.leases.keys()) this.checkExclusive(lock);
+    for (const lock of this.shared.keys()) this.checkReadWrite(lock);
+    for (const semaphore of this.permitLeases.keys()) this.checkPermits(semaphore);
     let leaders: string[] | undefined;
     for (const [process, leader] of this.leaders) {
       // A leader of an era before a wipe may still believe it leads: not comparable (see `newEra`).

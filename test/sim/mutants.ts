@@ -155,4 +155,84 @@ export const MUTANTS: readonly Mutant[] = [
       },
     ],
   },
+  {
+    // The rule of the read/write lock, lost: a reader that never looks for writers ahead of it.
+    name: 'reader-ignores-writers',
+    defect:
+      "A reader holds wherever it stands in the queue (READ_DRIVER's placeOf always holds), instead of waiting for the nearest writer queued ahead of it: a writer never holds together with any other holder of its read/write lock.",
+    patches: [
+      {
+        file: 'recipes/read-write/read-write-drivers.js',
+        find: "if (queue[ahead].marker === 'write')\n                return { holds: false, watch: ahead };",
+        replace: ';',
+      },
+    ],
+  },
+  {
+    // The herd-free wait, half understood: a reader looks at its predecessor only, as a writer does.
+    name: 'reader-sees-predecessor-only',
+    defect:
+      'A reader holds unless its immediate predecessor is a writer, so a reader queued behind another reader that waits for a writer holds beside that writer: a writer never holds together with any other holder of its read/write lock.',
+    patches: [
+      {
+        file: 'recipes/read-write/read-write-drivers.js',
+        find: 'for (let ahead = index - 1; ahead >= 0; ahead -= 1)',
+        replace: 'for (let ahead = index - 1; ahead >= index - 1; ahead -= 1)',
+      },
+    ],
+  },
+  {
+    // Curator's InterProcessSemaphoreV2 counts every lease node, its own included; leaving out our
+    // own node is the off-by-one of a count taken "before adding mine".
+    name: 'semaphore-own-lease-uncounted',
+    defect:
+      "The semaphore's head counts the permits of the other lease nodes only, not those of its own node, and holds when they alone fit: a request for take permits gets in while permits - take + 1 or more are held, so the permits held at once never exceed permits.",
+    patches: [
+      {
+        file: 'recipes/semaphore/permit-pool.js',
+        find: 'const taken = countPermits(dir, listing.children, request);',
+        replace: 'const taken = countPermits(dir, listing.children.filter((child) => child !== name), request);',
+      },
+    ],
+  },
+  {
+    // What the turnstile is for: Curator's semaphore (before its lock around the lease) and many
+    // home-made ones let every waiter hold a lease node while it waits for permits.
+    name: 'semaphore-turnstile-left-early',
+    defect:
+      "The head of a semaphore's turnstile leaves it as soon as it is the head, before it has taken its permits, so several requests wait among the leases at once, each with its node counted: with one permit held, a request for two and a request for one wait for each other forever (each counts the other's node): every call settles once the faults are over.",
+    patches: [
+      {
+        file: 'recipes/semaphore/permit-pool.js',
+        find: 'outcome = await this.takeAtHead(',
+        replace: 'this.turnstile.leave(turn.path, turn.sessionId).catch(() => undefined);\n                    outcome = await this.takeAtHead(',
+      },
+    ],
+  },
+  {
+    // Curator's semaphore leaked lease nodes on some failed acquisitions (CURATOR-231 and its kin).
+    name: 'semaphore-try-once-keeps-lease',
+    defect:
+      "A semaphore acquisition that tries once (waitMs 0: onBusy skip or throw) and finds the permits taken gives up without deleting the lease node it made, which goes on counting as held for as long as its session lives: no lease node of a settled call remains, and every call settles once the faults are over.",
+    patches: [
+      {
+        file: 'recipes/semaphore/permit-pool.js',
+        find: 'created = false;\n                    await this.removal.leave(path, sessionId);\n                    return undefined;',
+        replace: 'return undefined;',
+      },
+    ],
+  },
+  {
+    // A slip between two stat fields: the directory's czxid (when it was made) for its pzxid (when its children last changed).
+    name: 'reader-token-czxid',
+    defect:
+      "A reader's fencing token is the czxid of the read/write lock's directory (when it was created) instead of the pzxid of the listing that granted it, so a reader granted after a writer carries a lower token than that writer's: a writer's token is greater than every earlier holder's and less than every later holder's.",
+    patches: [
+      {
+        file: 'recipes/read-write/read-write-drivers.js',
+        find: 'grantToken: lockToken,\n    placeOf(',
+        replace: 'grantToken: (listing) => listing.czxid,\n    placeOf(',
+      },
+    ],
+  },
 ];

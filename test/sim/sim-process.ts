@@ -4,6 +4,7 @@
  * `LeaderService`, as `ZkLockModule` wires them), and a workload that exercises it the way an
  * application does: guarded and plain locked calls with random hold times, checkpoints, time-outs,
  * aborts, try-once, re-entrant calls (awaited and forked), failing calls and recovery handlers,
+ * lock sets, read and write calls on a read/write lock, semaphore calls taking one or two permits,
  * and leader sections of the default election. Everything it sees goes to the `Invariants`.
  */
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
@@ -28,6 +29,10 @@ export const GUARDED_LOCK = 'orders';
 export const PLAIN_LOCK = 'reports';
 /** Taken with `PLAIN_LOCK` as a set (`withLocks`), listed in either order: a deadlock would hang both. */
 export const SET_LOCK = 'archive';
+/** The read/write lock (mostly read calls, some write calls), and the semaphore with its permits (calls take one or two). */
+export const RW_LOCK = 'catalog';
+export const SEMAPHORE = 'exports';
+export const SEMAPHORE_PERMITS = 2;
 export const ELECTION = 'main';
 export const SIM_ROOT = '/sim';
 
@@ -178,6 +183,7 @@ export class SimProcess {
     leader.onApplicationBootstrap();
     this.running = !this.stopped;
     void this.lockLoop();
+    void this.sharedLoop();
     void this.leaderLoop();
   }
 
@@ -186,6 +192,15 @@ export class SimProcess {
       await this.sleep(this.random.between(0, 300));
       if (!this.running) return;
       await (this.random.chance(0.15) ? this.lockSetCall() : this.lockCall()).catch(() => undefined);
+    }
+  }
+
+  /** Calls of the read/write lock and the semaphore: a flow of their own, so that the lock calls keep their rate. */
+  private async sharedLoop(): Promise<void> {
+    while (this.running) {
+      await this.sleep(this.random.between(0, 600));
+      if (!this.running) return;
+      await (this.random.chance(0.6) ? this.readWriteCall() : this.semaphoreCall()).catch(() => undefined);
     }
   }
 
@@ -333,6 +348,122 @@ export class SimProcess {
         },
       ),
     );
+  }
+
+  /**
+   * One `withReadLock` (three calls in four) or `withWriteLock` call on the read/write lock, its
+   * options and behaviour drawn at random; a write call sometimes reads under its own write lock
+   * (a re-entry).
+   */
+  private readWriteCall(): Promise<void> {
+    const r = this.random;
+    const mode = r.chance(0.75) ? 'read' : 'write';
+    const options = this.busyOptions();
+    const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    const fail = r.chance(0.05);
+    const nested = mode === 'write' && r.chance(0.15);
+    const name = RW_LOCK;
+    const call = { ended: false };
+    let lease: WatchedLease | undefined;
+    let fnEndedAt: number | undefined;
+    const fn = async (lock: HeldLock) => {
+      try {
+        lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+        this.note(`holds ${name} for ${mode} (token ${lock.fencingToken})`);
+        this.invariants.readWriteGranted(name, mode, lease);
+        await this.sleep(holdMs);
+        if (nested) {
+          const outer = lease;
+          await this.locks!.withReadLock(name, async () => {
+            this.invariants.reentered(name, this.actor, outer, call.ended, 'start');
+            await this.sleep(r.between(0, 100));
+            this.invariants.reentered(name, this.actor, outer, call.ended, 'end');
+          });
+        }
+        if (fail) throw new WorkloadError(`${mode} call failed on purpose`);
+      } finally {
+        fnEndedAt = this.scheduler.now;
+      }
+    };
+    const what = `with${mode === 'read' ? 'Read' : 'Write'}Lock ${name}`;
+    const settle = () => {
+      call.ended = true;
+      this.settledAfter(name, fnEndedAt);
+      if (lease) this.invariants.readWriteReleased(name, lease);
+    };
+    return this.track(what, () =>
+      (mode === 'read' ? this.locks!.withReadLock(name, fn, options) : this.locks!.withWriteLock(name, fn, options)).then(
+        () => {
+          settle();
+          if (lease) this.note(`released ${name} for ${mode} (token ${lease.token}): call succeeded`);
+        },
+        (error: unknown) => {
+          settle();
+          this.note(`${what}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+          this.expectLibraryError(error, what);
+        },
+      ),
+    );
+  }
+
+  /** One `withSemaphore` call taking one permit (two calls in three) or two, with random options. */
+  private semaphoreCall(): Promise<void> {
+    const r = this.random;
+    const take = r.chance(2 / 3) ? 1 : 2;
+    const options = { ...this.busyOptions(), permits: SEMAPHORE_PERMITS, take };
+    const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    const fail = r.chance(0.05);
+    const name = SEMAPHORE;
+    let lease: WatchedLease | undefined;
+    let fnEndedAt: number | undefined;
+    const fn = async (lock: HeldLock) => {
+      try {
+        lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+        this.note(`holds ${take} of the ${SEMAPHORE_PERMITS} permits of ${name} (token ${lock.fencingToken})`);
+        this.invariants.permitsGranted(name, SEMAPHORE_PERMITS, take, lease);
+        await this.sleep(holdMs);
+        if (fail) throw new WorkloadError('semaphore call failed on purpose');
+      } finally {
+        fnEndedAt = this.scheduler.now;
+      }
+    };
+    const what = `withSemaphore ${name} (take ${take})`;
+    const settle = () => {
+      this.settledAfter(name, fnEndedAt);
+      if (lease) this.invariants.permitsReleased(name, lease);
+    };
+    return this.track(what, () =>
+      this.locks!.withSemaphore(name, options, fn).then(
+        () => {
+          settle();
+          if (lease) this.note(`released ${take} permit(s) of ${name} (token ${lease.token}): call succeeded`);
+        },
+        (error: unknown) => {
+          settle();
+          this.note(`${what}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+          this.expectLibraryError(error, what);
+        },
+      ),
+    );
+  }
+
+  /** How a call waits, drawn as for `withLock`: try once (skip or throw), a `waitMs`, or as long as it takes; sometimes an abort signal. */
+  private busyOptions(): { onBusy?: 'skip' | 'throw'; waitMs?: number; signal?: AbortSignal } {
+    const r = this.random;
+    const options: { onBusy?: 'skip' | 'throw'; waitMs?: number; signal?: AbortSignal } = {};
+    const mode = r.float();
+    if (mode < 0.15) options.onBusy = r.chance(0.5) ? 'skip' : 'throw';
+    else if (mode < 0.45) options.waitMs = r.between(50, 8000);
+    if (r.chance(0.1)) options.signal = AbortSignal.timeout(r.between(10, 3000));
+    return options;
+  }
+
+  /** A locked call of `name` settled, its `fn` having ended at `fnEndedAt` (if it ran): see `Invariants.callSettled`. */
+  private settledAfter(name: string, fnEndedAt: number | undefined): void {
+    if (fnEndedAt === undefined) return;
+    const lostAt = this.sessionLossAfter(fnEndedAt);
+    const now = this.scheduler.now;
+    this.invariants.callSettled(name, this.actor, lostAt, lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now));
   }
 
   /** A `withLock` of the same name started from a timer inside the locked call (a forked flow). */
