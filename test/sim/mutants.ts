@@ -217,8 +217,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/semaphore/permit-pool.js',
-        find: 'created = false;\n                    await this.removal.leave(path, sessionId);\n                    return undefined;',
-        replace: 'return undefined;',
+        find: 'await this.removal.leave(path, sessionId);\n                    sent = false;\n                    return undefined;',
+        replace: 'sent = false;\n                    return undefined;',
       },
     ],
   },
