@@ -14,6 +14,7 @@ export type {
   LockLostEvent,
   LockRecoveryEvent,
   LockReleasedEvent,
+  LockReleaseRequestedEvent,
   LockTimeoutEvent,
   LockWaitStartedEvent,
 } from '../recipes/lock/lock-events.js';
