@@ -52,6 +52,7 @@ export {
   type LeadershipGainedEvent,
   type LeadershipLostEvent,
   type LeadershipRecoveryEvent,
+  type LeadershipStepDownEvent,
   type SessionEvent,
   type SessionStateEvent,
 } from './observability/zk-lock-event.js';
