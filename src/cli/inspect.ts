@@ -3,6 +3,7 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { electionToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
+import { isReleaseRequested } from '../recipes/queue/release-request.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
@@ -30,6 +31,8 @@ export interface InspectedNode {
    * value, not recoverable afterwards from outside.
    */
   readonly zxid: string;
+  /** Someone asked this holder (leader) to let go (`nestjs-zk-lock release`, `step-down`): its node carries the mark. */
+  readonly releaseRequested: boolean;
 }
 
 /** The `ready` znode of a lock or election with recovery (see the README, "Recovery"). */
@@ -172,6 +175,7 @@ async function readNode(client: ZkClient, path: string, name: string, sequence: 
       createdAt: new Date(stat.ctime).toISOString(),
       ageMs: Math.max(0, now - stat.ctime),
       zxid: electionToken(stat.czxid).toString(),
+      releaseRequested: isReleaseRequested(stat),
     };
   } catch (error) {
     // Released (or its session ended) between the listing and this read: no longer in the queue.
