@@ -67,8 +67,9 @@ export class Lease {
    * Aborts (with `ReleaseRequestedError`) once another process asked this holder to let go
    * (`LockService.requestRelease`, `nestjs-zk-lock release`): stop at a safe point and release.
    * Nothing is released on the holder's behalf, and nothing else aborts it (a loss aborts
-   * `signal`). A mark made before the first read is seen at once. Free until read: the first read
-   * sets one watch on our node (one request); a lease whose holder never reads it costs nothing.
+   * `signal`). A request made before the first read is seen with that read's reply. Free until
+   * read: the first read sets one watch on our node (one request, see `watchReleaseRequest`); a
+   * lease whose holder never reads it costs nothing.
    */
   get releaseRequested(): AbortSignal {
     if (this.releaseRequest) return this.releaseRequest.signal;
