@@ -22,6 +22,7 @@ export type { WithLocksOptions } from './services/lock-set.js';
 export { Lease } from './recipes/lock/lease.js';
 export { LockClient, type AcquireOptions, type LockClientOptions, type LockKind } from './recipes/lock/lock-client.js';
 export type { PermitRequest } from './recipes/semaphore/permit-pool.js';
+export type { ReleaseRequest, HolderAsked, NobodyAsked } from './recipes/queue/release-request.js';
 export type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from './recipes/ready/ready-state.js';
 export { LeaderService } from './services/leader.service.js';
 export { LeaderOnly } from './decorators/leader-only.decorator.js';
@@ -40,6 +41,7 @@ export {
   type LockWaitStartedEvent,
   type LockAcquiredEvent,
   type LockReleasedEvent,
+  type LockReleaseRequestedEvent,
   type LockLostEvent,
   type LockTimeoutEvent,
   type LockAbortedEvent,
@@ -50,6 +52,7 @@ export {
   type LeadershipGainedEvent,
   type LeadershipLostEvent,
   type LeadershipRecoveryEvent,
+  type LeadershipStepDownEvent,
   type SessionEvent,
   type SessionStateEvent,
 } from './observability/zk-lock-event.js';
@@ -84,6 +87,7 @@ export { LockTimeoutError } from './errors/lock-timeout.error.js';
 export { LockAbortedError } from './errors/lock-aborted.error.js';
 export { LockBusyError } from './errors/lock-busy.error.js';
 export { LockLostError } from './errors/lock-lost.error.js';
+export { ReleaseRequestedError } from './errors/release-requested.error.js';
 export { RecoveryFailedError } from './errors/recovery-failed.error.js';
 export { CorruptStateError } from './errors/corrupt-state.error.js';
 export { AclNotAppliedError } from './errors/acl-not-applied.error.js';

@@ -7,24 +7,35 @@ import { resolveZkLockOptions, validateConnectString, validateZnodePath } from '
 import type { ZkAuth } from '../zookeeper/types.js';
 
 export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
+       nestjs-zk-lock release --connect <hosts> [options] <lock>
+       nestjs-zk-lock step-down --connect <hosts> [options] <election>
 
-Shows the locks and elections of nestjs-zk-lock under a root znode: each lock's holder and
-waiters and each election's leader and followers in queue order (identity, session, age, node
-zxid), and the ready state that crash recovery keeps (ready or dirty, token, holder, checkpoint).
-With a name, only the lock and the election of that name.
+inspect    Shows the locks and elections of nestjs-zk-lock under a root znode: each lock's holder
+           and waiters and each election's leader and followers in queue order (identity,
+           session, age, node zxid), and the ready state that crash recovery keeps (ready or
+           dirty, token, holder, checkpoint). With a name, only the lock and the election of
+           that name.
+release    Asks the current holder of a lock to let go: its lease's \`releaseRequested\` signal
+           aborts. Cooperative: the holder releases when it reaches a safe point, if it looks;
+           nothing is released on its behalf. Prints whom it asked.
+step-down  Asks the current leader of an election to step down: it resigns (running leader
+           sections get drainTimeoutMs) and joins again at the back, so the next participant
+           leads. Prints whom it asked.
 
 Options:
   -c, --connect <hosts>       ZooKeeper connect string (required)
   -r, --root <path>           root znode of the application (default ${ZK_LOCK_DEFAULTS.root})
-      --json                  print one JSON document instead of text (with --watch: one per line)
-  -w, --watch                 redraw until Ctrl-C
-      --interval <ms>         refresh interval of --watch (default 1000, from 100 to 3600000)
+      --json                  print one JSON document instead of text (inspect --watch: one per line)
+  -w, --watch                 inspect: redraw until Ctrl-C
+      --interval <ms>         inspect: refresh interval of --watch (default 1000, from 100 to 3600000)
       --connect-timeout <ms>  give up connecting after this long (default 5000)
       --auth <scheme:creds>   credentials for a root protected by the module's \`auth\`, e.g.
                               digest:app:secret (or set ZK_LOCK_AUTH, which keeps them out of ps)
   -h, --help                  show this help
 
-Exit codes: 0 done, 1 ZooKeeper unreachable or a read failed, 2 bad usage.
+Exit codes: 0 done (release, step-down: the holder or leader was asked), 1 ZooKeeper unreachable
+or a request failed, 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
+election: nobody was asked.
 `;
 
 /** Bad command line: printed with a pointer to --help, exit code 2. */
@@ -34,6 +45,7 @@ export class UsageError extends Error {
 
 export interface InspectCommand {
   readonly help: false;
+  readonly command: 'inspect';
   readonly connect: string;
   readonly root: string;
   readonly name: string | undefined;
@@ -44,7 +56,22 @@ export interface InspectCommand {
   readonly auth: readonly ZkAuth[];
 }
 
-export type Command = InspectCommand | { readonly help: true };
+/** `release <lock>` or `step-down <election>`: one request, then exit. */
+export interface RequestCommand {
+  readonly help: false;
+  readonly command: 'release' | 'step-down';
+  readonly connect: string;
+  readonly root: string;
+  /** The lock (release) or election (step-down). */
+  readonly name: string;
+  readonly json: boolean;
+  readonly connectTimeoutMs: number;
+  readonly auth: readonly ZkAuth[];
+}
+
+export type Command = InspectCommand | RequestCommand | { readonly help: true };
+
+const COMMANDS = '"inspect", "release" or "step-down"';
 
 /** Parses `process.argv.slice(2)` (and `ZK_LOCK_AUTH`); throws `UsageError` naming the problem. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
@@ -72,21 +99,30 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
   const [command, name, ...extra] = positionals;
-  if (command === undefined) throw new UsageError('missing command (the only one is "inspect")');
-  if (command !== 'inspect') throw new UsageError(`unknown command "${command}" (the only one is "inspect")`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (inspect takes at most one name)`);
+  if (command === undefined) throw new UsageError(`missing command (${COMMANDS})`);
+  if (command !== 'inspect' && command !== 'release' && command !== 'step-down') throw new UsageError(`unknown command "${command}" (${COMMANDS})`);
+  const what = command === 'release' ? 'lock' : command === 'step-down' ? 'election' : undefined;
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (${command} takes ${what ? `one ${what} name` : 'at most one name'})`);
   if (values.connect === undefined) throw new UsageError('--connect is required, e.g. --connect 127.0.0.1:2181');
+  if (what && name === undefined) throw new UsageError(`${command} needs the name of the ${what}, e.g. nestjs-zk-lock ${command} --connect 127.0.0.1:2181 my-${what}`);
+  if (what && (values.watch || values.interval !== undefined)) throw new UsageError(`--watch and --interval only apply to inspect`);
   if (values.interval !== undefined && !values.watch) throw new UsageError('--interval only applies with --watch');
-  return {
-    help: false,
+  const common = {
+    help: false as const,
     connect: check('--connect', () => validateConnectString(values.connect)),
     root: check('--root', () => validateZnodePath('root', values.root ?? ZK_LOCK_DEFAULTS.root)),
-    name: name === undefined ? undefined : check(`name ${JSON.stringify(name)}`, () => validateLockName(name)),
     json: values.json ?? false,
-    watch: values.watch ?? false,
-    intervalMs: milliseconds('--interval', values.interval, 1000, 100, 3_600_000),
     connectTimeoutMs: milliseconds('--connect-timeout', values['connect-timeout'], 5000, 100, 600_000),
     auth: authOf(values.auth ?? env.ZK_LOCK_AUTH),
+  };
+  const validName = name === undefined ? undefined : check(`name ${JSON.stringify(name)}`, () => validateLockName(name));
+  if (command !== 'inspect') return { ...common, command, name: validName! };
+  return {
+    ...common,
+    command,
+    name: validName,
+    watch: values.watch ?? false,
+    intervalMs: milliseconds('--interval', values.interval, 1000, 100, 3_600_000),
   };
 }
 

@@ -3,6 +3,7 @@ import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { electionToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
+import { isReleaseRequested } from '../recipes/queue/release-request.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
@@ -170,6 +171,7 @@ async function readNode(client: ZkClient, path: string, name: string, sequence: 
       createdAt: new Date(stat.ctime).toISOString(),
       ageMs: Math.max(0, now - stat.ctime),
       zxid: electionToken(stat.czxid).toString(),
+      releaseRequested: isReleaseRequested(stat),
     };
   } catch (error) {
     // Released (or its session ended) between the listing and this read: no longer in the queue.

@@ -18,4 +18,6 @@ export interface InspectedNode {
    * value, not recoverable afterwards from outside.
    */
   readonly zxid: string;
+  /** Someone asked this holder (leader) to let go (`nestjs-zk-lock release`, `step-down`): its node carries the mark. */
+  readonly releaseRequested: boolean;
 }

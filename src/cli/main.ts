@@ -3,15 +3,19 @@ import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 import { isConnectedState, type SessionState } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
-import { HELP, parseCommandLine, UsageError, type Command, type InspectCommand } from './args.js';
+import { HELP, parseCommandLine, UsageError, type Command, type InspectCommand, type RequestCommand } from './args.js';
 import { inspect } from './inspect.js';
 import { renderText } from './render.js';
+import { renderRequest, sendRequest } from './request.js';
 
 /**
  * `nestjs-zk-lock inspect`: reads the locks and elections under a root and prints them, once or
  * (`--watch`) until Ctrl-C. Opens one ZooKeeper session, never writes, sets no watch (it polls:
  * a watch per queue node of every lock would cost the ensemble more than one listing a second),
  * and closes the session before it exits.
+ *
+ * `nestjs-zk-lock release <lock>` / `step-down <election>`: one request to the holder (leader) to
+ * let go, through a mark on its queue node (see `request.ts`), then exits.
  */
 
 const CLEAR_SCREEN = '\x1b[2J\x1b[H';
@@ -21,6 +25,8 @@ const SESSION_TIMEOUT_MS = 10_000;
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
+/** release / step-down: nobody held the lock or took part in the election, so nobody was asked. */
+const EXIT_NOBODY_ASKED = 3;
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: Command;
@@ -38,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return run(command);
 }
 
-async function run(command: InspectCommand): Promise<number> {
+async function run(command: InspectCommand | RequestCommand): Promise<number> {
   const session = new ZkSession({
     connectString: command.connect,
     sessionTimeoutMs: SESSION_TIMEOUT_MS,
@@ -58,6 +64,11 @@ async function run(command: InspectCommand): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     await session.connect();
+    if (command.command !== 'inspect') {
+      const outcome = await sendRequest(session, command);
+      process.stdout.write(command.json ? `${JSON.stringify(outcome, null, 2)}\n` : renderRequest(outcome));
+      return outcome.requested ? EXIT_OK : EXIT_NOBODY_ASKED;
+    }
     if (!command.watch) {
       const inspection = await inspect(session, command.root, command.name);
       process.stdout.write(command.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderText(inspection, command));
@@ -67,7 +78,7 @@ async function run(command: InspectCommand): Promise<number> {
     return EXIT_OK;
   } catch (error) {
     // Ctrl-C during a connection attempt or a reading: the user asked to stop, nothing failed.
-    if (stop.signal.aborted) return command.watch ? EXIT_OK : 130;
+    if (stop.signal.aborted) return command.command === 'inspect' && command.watch ? EXIT_OK : 130;
     if (error instanceof ConnectTimeoutError) {
       // The reason names each server and what reaching it met (refused port, unresolvable host):
       // the one thing the user needs to tell a typo from a server that is down.

@@ -22,7 +22,8 @@ export function renderText(inspection: Inspection, context: RenderContext): stri
   if (inspection.locks.length === 0) lines.push('  (none)');
   for (const lock of inspection.locks) {
     const queue = lock.holder ? [lock.holder, ...lock.waiters] : [];
-    lines.push(`${printable(lock.name)}: ${lock.holder ? `held by ${identityOf(lock.holder)}` : 'free'}, ${plural(lock.waiters.length, 'waiter')}`);
+    const asked = lock.holder?.releaseRequested ? ', release requested' : '';
+    lines.push(`${printable(lock.name)}: ${lock.holder ? `held by ${identityOf(lock.holder)}` : 'free'}, ${plural(lock.waiters.length, 'waiter')}${asked}`);
     lines.push(...table(queue, (i) => (i === 0 ? 'holder' : 'waiter')), readyLine(lock.ready, inspection.at), '');
   }
   if (inspection.locks.length === 0) lines.push('');
@@ -31,7 +32,8 @@ export function renderText(inspection: Inspection, context: RenderContext): stri
   if (inspection.elections.length === 0) lines.push('  (none)');
   for (const election of inspection.elections) {
     const queue = election.leader ? [election.leader, ...election.followers] : [];
-    lines.push(`${printable(election.name)}: ${election.leader ? `led by ${identityOf(election.leader)}` : 'no leader'}, ${plural(election.followers.length, 'follower')}`);
+    const asked = election.leader?.releaseRequested ? ', asked to step down' : '';
+    lines.push(`${printable(election.name)}: ${election.leader ? `led by ${identityOf(election.leader)}` : 'no leader'}, ${plural(election.followers.length, 'follower')}${asked}`);
     lines.push(...table(queue, (i) => (i === 0 ? 'leader' : 'follower')), readyLine(election.ready, inspection.at), '');
   }
   if (inspection.elections.length === 0) lines.push('');

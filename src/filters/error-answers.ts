@@ -5,6 +5,7 @@ import { LeadershipLostError } from '../errors/leadership-lost.error.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
+import { ReleaseRequestedError } from '../errors/release-requested.error.js';
 import { RepeatedConnectionLossError } from '../errors/repeated-connection-loss.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import type { ZkLockError } from '../errors/zk-lock.error.js';
@@ -22,7 +23,8 @@ export interface HttpAnswer {
  * - 400: the request named a lock that cannot exist (`InvalidLockNameError`);
  * - 409: the lock is held and the call was told not to wait (`LockBusyError`);
  * - 503, with `Retry-After`: the answer may differ later: the lock was not granted in time, this
- *   process stopped leading, or ZooKeeper cannot be reached (or the lock was lost with it);
+ *   process stopped leading, or ZooKeeper cannot be reached (or the lock was lost with it), or
+ *   the call gave its lock up because another process asked for it (`ReleaseRequestedError`);
  * - 500: anything else, which a retry will not mend (a corrupt state, a failed recovery, a misuse).
  */
 export function httpAnswerOf(error: ZkLockError): HttpAnswer {
@@ -38,6 +40,7 @@ function isTransient(error: ZkLockError): boolean {
     error instanceof LeadershipLostError ||
     error instanceof ElectionClosedError ||
     error instanceof LockLostError ||
+    error instanceof ReleaseRequestedError ||
     error instanceof ConnectTimeoutError ||
     error instanceof RepeatedConnectionLossError ||
     error instanceof SessionClosedError ||

@@ -14,10 +14,11 @@ export type {
   LockLostEvent,
   LockRecoveryEvent,
   LockReleasedEvent,
+  LockReleaseRequestedEvent,
   LockTimeoutEvent,
   LockWaitStartedEvent,
 } from '../recipes/lock/lock-events.js';
-export type { LeadershipEvent, LeadershipGainedEvent, LeadershipLostEvent, LeadershipRecoveryEvent } from '../recipes/election/leadership-events.js';
+export type { LeadershipEvent, LeadershipGainedEvent, LeadershipLostEvent, LeadershipRecoveryEvent, LeadershipStepDownEvent } from '../recipes/election/leadership-events.js';
 export type { SessionEvent, SessionStateEvent } from '../zookeeper/session-state.js';
 
 /** Everything `ZkLockEvents.events$` emits and the diagnostics channels carry, discriminated by `type`. */

@@ -27,6 +27,16 @@ export class HeldLock {
     return this.lease.signal;
   }
 
+  /**
+   * Aborts (with `ReleaseRequestedError`) once another process asked this holder to let go
+   * (`LockService.requestRelease`): stop at a safe point and return. The lock stays held until the
+   * call ends; nothing is released for it. Its first read costs one request (a watch on the lock's
+   * node); a call that never reads it costs nothing. See `Lease.releaseRequested`.
+   */
+  get releaseRequested(): AbortSignal {
+    return this.lease.releaseRequested;
+  }
+
   /** The interrupted predecessor that the recovery handler repaired before this call, if any. */
   get recovered(): InterruptedSection | undefined {
     return this.section?.recovered;

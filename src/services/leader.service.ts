@@ -10,6 +10,7 @@ import { ElectionClosedError } from '../errors/election-closed.error.js';
 import { rehearseHandOverOnce } from '../recipes/election/hand-over-rehearsal.js';
 import type { Election } from '../recipes/election/leader-election.js';
 import type { LeaderSection } from '../recipes/election/leader-work.js';
+import type { ReleaseRequest } from '../recipes/queue/release-request.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
@@ -103,6 +104,18 @@ export class LeaderService implements OnApplicationBootstrap, BeforeApplicationS
   /** Default election: stop leading and leave the queue, handing leadership over at once. */
   resign(): Promise<void> {
     return this.election().resign();
+  }
+
+  /**
+   * Asks the current leader of the default election (or `election`), in this process or another,
+   * to step down: a leader running this library resigns as `resign()` does (its sections get
+   * `drainTimeoutMs`) and joins again at the back, so the next participant leads; alone in the
+   * queue, it leads again. Nothing is deleted on the leader's behalf. Resolves with whom it asked
+   * (`{ requested: true, node, identity, sessionId }`) or `{ requested: false }` when nobody takes
+   * part. Does not make this process a participant of `election`.
+   */
+  requestStepDown(election: string = this.options.election.name): Promise<ReleaseRequest> {
+    return this.backend.requestStepDown(election);
   }
 
   /** Default election: the recovery handler (one per election). */

@@ -6,6 +6,7 @@ import { LockTimeoutError } from '../errors/lock-timeout.error.js';
 import { LockUpgradeError } from '../errors/lock-upgrade.error.js';
 import type { AcquireOptions, LockRecipe } from '../recipes/lock/lock-client.js';
 import type { Lease } from '../recipes/lock/lease.js';
+import type { ReleaseRequest } from '../recipes/queue/release-request.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { HeldLock } from './held-lock.js';
@@ -172,6 +173,18 @@ export class LockService implements BeforeApplicationShutdown {
   /** Leases held by this process right now. */
   heldLeases(): Lease[] {
     return this.locks.heldLeases();
+  }
+
+  /**
+   * Asks the current holder of lock `name`, in this process or another, to let go: its
+   * `releaseRequested` signal (on the lease, or the `HeldLock` of a `withLock` call) aborts with
+   * `ReleaseRequestedError`, if it reads it. Cooperative: nothing is released on the holder's
+   * behalf, and a holder that does not look keeps the lock. Resolves with whom it asked (the
+   * holder's node, identity and session) or `{ requested: false }` when nobody held the lock.
+   * Rejects with `InvalidLockNameError` for a bad name, `ZooKeeperError` when ZooKeeper fails.
+   */
+  requestRelease(name: string): Promise<ReleaseRequest> {
+    return this.locks.requestRelease(name);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

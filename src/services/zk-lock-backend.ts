@@ -5,6 +5,9 @@ import type { LockRecipe } from '../recipes/lock/lock-client.js';
 import { LockClient } from '../recipes/lock/lock-client.js';
 import type { Election } from '../recipes/election/leader-election.js';
 import { LeaderElection, type LeaderElectionOptions } from '../recipes/election/leader-election.js';
+import { validateLockName } from '../recipes/lock-name.js';
+import { requestRelease, type ReleaseRequest } from '../recipes/queue/release-request.js';
+import { znodePaths } from '../recipes/znode-paths.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { ZkSessionClient } from '../zookeeper/session-requests.js';
@@ -19,6 +22,11 @@ import { ZkSession } from '../zookeeper/supervised-session.js';
 export interface ZkLockBackend {
   readonly locks: LockRecipe;
   createElection(options: LeaderElectionOptions): Election;
+  /**
+   * Asks the leader of election `name` to step down (as `Election.requestStepDown`) without
+   * making this process a participant: no `Election` is created.
+   */
+  requestStepDown(name: string): Promise<ReleaseRequest>;
 }
 
 /** Injection token of the module's `ZkLockBackend`. */
@@ -29,6 +37,7 @@ export function zooKeeperBackend(session: ZkSessionClient, options: ResolvedZkLo
   return {
     locks: new LockClient(session, { root: options.root, identity: options.identity, events, logger: new Logger('ZkLock') }),
     createElection: (electionOptions) => new LeaderElection(session, { ...electionOptions, events }),
+    requestStepDown: async (name) => requestRelease(session, znodePaths.electionDir(options.root, validateLockName(name)), 'n'),
   };
 }
 

@@ -3,6 +3,7 @@ import { ElectionClosedError } from '../errors/election-closed.error.js';
 import type { Election } from '../recipes/election/leader-election.js';
 import type { LeaderElectionLogger } from '../recipes/election/leader-election.js';
 import type { LeaderSection } from '../recipes/election/leader-work.js';
+import type { ReleaseRequest } from '../recipes/queue/release-request.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import type { ZkLockBackend } from '../services/zk-lock-backend.js';
 import type { StandIns } from './stand-ins.js';
@@ -92,6 +93,11 @@ export class TestingElection implements Election {
     return this.election.resign();
   }
 
+  /** Marks the head's node: a stand-in leader does not react to it (see `ZkLockTesting` to move leadership). */
+  requestStepDown(): Promise<ReleaseRequest> {
+    return this.election.requestStepDown();
+  }
+
   onRecovery(handler: RecoveryHandler): () => void {
     return this.election.onRecovery(handler);
   }
@@ -111,6 +117,7 @@ export class TestingElection implements Election {
 export function testingBackend(production: ZkLockBackend, standIns: StandIns): ZkLockBackend {
   return {
     locks: production.locks,
+    requestStepDown: (name) => production.requestStepDown(name),
     createElection: (options) => new TestingElection(production.createElection(options), standIns, options.logger),
   };
 }

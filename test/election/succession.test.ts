@@ -6,6 +6,7 @@
  * FaultySession, never mocked.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { SessionStateChange } from '../../src/zookeeper/session-state.js';
 import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
@@ -124,18 +125,26 @@ describe('LeaderElection succession', () => {
   });
 
   it('a standby that looks at the queue again keeps its one watch on the ready record: watches do not pile up', async () => {
-    const { k, b, observed, bSession } = await leaderAAndObservedB(newKit());
+    const k = newKit();
+    // The head is a plain session's node, not a LeaderElection: a write to a leader's node is a
+    // step-down request (see release-request.ts), which a LeaderElection would act on.
+    const admin = await k.session();
+    const dir = `${k.root}/elections/e`;
+    for (const path of [k.root, `${k.root}/elections`, dir]) await admin.create(path, null, 'persistent');
+    const aNode = await admin.create(`${dir}/_c_${randomUUID()}-n-`, Buffer.from('A'), 'ephemeral_sequential');
+    const bSession = await k.session();
+    const observed = new FaultySession(bSession);
+    const b = k.election(observed, 'B');
     b.join();
     await standingBy(bSession);
-    const [aNode] = await k.queueNodes();
-    const admin = await k.session();
     for (let i = 1; i <= 5; i++) {
       const listed = observed.count('getChildren');
-      await admin.setData(aNode!, Buffer.from(`A${i}`), -1); // fires B's watch on A's node: B looks again
+      await admin.setData(aNode, Buffer.from(`A${i}`), -1); // fires B's watch on A's node: B looks again
       await waitFor(() => observed.count('getChildren') > listed && bSession.watcherCount === 3, { timeoutMs: 5000, message: `look ${i}` });
     }
     assert.equal(bSession.watcherCount, 3, "B's own node, the ready record, A's node");
     assert.equal(observed.count('exists'), 2, 'one exists for its own node, one for the ready record, ever');
+    assert.equal(b.isLeader, false);
   });
 
   it('a look whose listing and own-node read both fail leaves no unhandled rejection, and the next look stands by', async () => {

@@ -30,6 +30,7 @@ function failingDeletes(): LockRecipe {
     acquirePermits: async (name) => new Lease(name, entry(name), () => Promise.reject(deleteFailed)),
     pathOf: (name) => `/r/locks/${name}`,
     heldLeases: () => [],
+    requestRelease: (name) => Promise.resolve({ requested: false, dir: `/r/locks/${name}`, reason: 'free' }),
     enterGuarded: () => Promise.reject(new Error('not guarded')),
     close: async () => {},
   };
@@ -59,7 +60,7 @@ describe('release failures are reported, never hide the error (issue 14)', () =>
 
   it('the background delete of a lost lease reports its failure to the host', async () => {
     const failures: unknown[] = [];
-    const host: LeaseHost = { sessionInDoubt: () => false, lost: () => {}, releaseFailed: (_lease, error) => failures.push(error) };
+    const host: LeaseHost = { sessionInDoubt: () => false, lost: () => {}, releaseFailed: (_lease, error) => failures.push(error), watchReleaseRequest: () => {} };
     const lease = new Lease('job', entry('job'), () => Promise.reject(deleteFailed), host);
     lease.markLost('the session expired');
     await lease.release(); // resolves at once: a lost lease's node goes with its session

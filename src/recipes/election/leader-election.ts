@@ -9,6 +9,7 @@ import { backoffDelay, pause } from '../backoff.js';
 import { validateLockName } from '../lock-name.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import { sortQueue } from '../queue/queue-node.js';
+import { requestRelease, type ReleaseRequest } from '../queue/release-request.js';
 import { ReadyState, type RecoveryHandler } from '../ready/ready-state.js';
 import { znodePaths } from '../znode-paths.js';
 import { LeaderTracker } from './leader-tracker.js';
@@ -43,6 +44,9 @@ export interface LeaderElectionOptions {
 
 const SILENT: LeaderElectionLogger = { log() {}, warn() {}, error() {} };
 
+/** Why a leader that was asked to step down stopped reporting leadership (`leadership.lost`'s reason). */
+const STEP_DOWN_REASON = 'asked to step down';
+
 /**
  * One leader election, as `LeaderService.election(name)` returns it (`LeaderElection` on
  * ZooKeeper; `nestjs-zk-lock/testing` wraps it so that it joins behind stand-in leaders). See
@@ -72,6 +76,8 @@ export interface Election {
   participants(): Promise<string[]>;
   join(): void;
   resign(): Promise<void>;
+  /** Asks the current leader, in this process or another, to step down; resolves with whom it asked. */
+  requestStepDown(): Promise<ReleaseRequest>;
   /** Sets the one recovery handler; returns a function that removes it. */
   onRecovery(handler: RecoveryHandler): () => void;
   /**
@@ -120,6 +126,10 @@ export interface Election {
  * and no other participant could do better with a state nobody can repair. `resign()` stops it.
  * Leader work the handler calls (`runAsLeader`, `@LeaderOnly`) runs as part of the take-over.
  *
+ * Step-down (`requestStepDown`, from any process): a mark on the leader's node, which its term
+ * watches anyway. The leader then resigns as `resign()` does (sections get the drain timeout) and
+ * joins again at the back, so the next participant leads; alone in the queue, it leads again.
+ *
  * Leader work: sections run one at a time per leadership; leader work started inside a section
  * of this election runs inside it; a section stuck past the drain timeout does not hold up a later
  * leadership's sections (see `LeaderSections`).
@@ -136,8 +146,8 @@ export class LeaderElection implements Election {
   private readonly logger: LeaderElectionLogger;
   private readonly events: EventSink<LeadershipEventsByChannel>;
   private participation: { controller: AbortController; done: Promise<void> } | undefined;
-  /** While holding the head of the queue: gives it up (see `hold`). */
-  private handOver: (() => void) | undefined;
+  /** While holding the head of the queue: gives it up, for `reason` (see `hold`). */
+  private handOver: ((reason?: string) => void) | undefined;
   private term: LeadershipTerm | undefined;
   private tenure: LeaderTenure | undefined;
   private closed = false;
@@ -235,6 +245,16 @@ export class LeaderElection implements Election {
   }
 
   /**
+   * Asks the current leader of this election (this process or another) to step down: marks its
+   * queue node (see `release-request.ts`). A `LeaderElection` leading it resigns and joins again
+   * at the back; nothing is deleted on its behalf. Resolves with whom it asked (node, identity,
+   * session) or `{ requested: false }` when nobody takes part. 3 requests.
+   */
+  requestStepDown(): Promise<ReleaseRequest> {
+    return requestRelease(this.session, this.path, 'n');
+  }
+
+  /**
    * Sets the recovery handler, which runs when a new leader of this process finds that the previous
    * leader died (or a section threw) mid-work, before leadership is reported. One per election:
    * register it before joining. Returns a function that removes it.
@@ -305,19 +325,20 @@ export class LeaderElection implements Election {
     const term = new LeadershipTerm(this.session, entry, ownNodeWatch, this.options.suspendPolicy ?? 'immediate', {
       report: (tenure, reason) => this.report(tenure, reason),
       takeOver: (token, ownership, signal) => this.work.takeOver({ token, signal }, ownership, ownership ? undefined : entry.prefetched),
+      stepDownRequested: () => this.stepDown(term),
       logger: this.logger,
     });
     this.term = term;
     let leaving: Promise<void> | undefined;
     let handedOver = false;
-    const handOver = () => {
+    const handOver = (reason?: string) => {
       if (handedOver) return;
       handedOver = true;
       // False is reported first (observers must never see two leaders, also by their clocks), then,
       // when nothing runs under this leadership (no section, no take-over), the delete that hands
       // it over goes out in the same synchronous step, not after the drain's promise hops.
       const idle = this.work.idle;
-      term.resign();
+      term.resign(reason);
       if (idle) leaving = this.leave(entry);
     };
     // `resign()` calls it directly, in its own synchronous step, rather than through an abort
@@ -349,6 +370,27 @@ export class LeaderElection implements Election {
       if (this.handOver === handOver) this.handOver = undefined;
       if (this.term === term) this.term = undefined;
     }
+  }
+
+  /**
+   * `term` was asked to step down: resign as `resign()` does, then queue again at the back once our
+   * node is gone. The next participation is in place at once, so a `resign()` or `close()` meanwhile
+   * calls it off, and `isParticipating` stays true.
+   */
+  private stepDown(term: LeadershipTerm): void {
+    const participation = this.participation;
+    if (this.term !== term || !participation) return;
+    // Told once the current step is done (after the delete that the hand-over may send in it), and
+    // before the `leadership.lost` that the hand-over queues.
+    queueMicrotask(() => {
+      this.logger.log(`Stepping down in election ${this.path} (token ${term.entry.token}): asked to; joining again at the back`);
+      if (!this.events.wants('leadership')) return;
+      this.events.emit('leadership', { type: 'leadership.step-down', election: this.name, path: this.path, identity: this.options.identity, token: term.entry.token });
+    });
+    this.handOver?.(STEP_DOWN_REASON);
+    participation.controller.abort(new Error(STEP_DOWN_REASON));
+    const controller = new AbortController();
+    this.participation = { controller, done: participation.done.then(() => this.participate(controller.signal)) };
   }
 
   private report(tenure: LeaderTenure | undefined, reason = 'leadership ended'): void {

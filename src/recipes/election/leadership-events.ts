@@ -21,6 +21,16 @@ export interface LeadershipLostEvent extends LeadershipEventBase {
 }
 
 /**
+ * This process was asked to step down (`requestStepDown`, `nestjs-zk-lock step-down`) while its
+ * queue node headed the election under `token`: it resigns as `resign()` does (a
+ * `leadership.lost` follows if it was reporting leadership) and joins again at the back.
+ */
+export interface LeadershipStepDownEvent extends LeadershipEventBase {
+  readonly type: 'leadership.step-down';
+  readonly token: bigint;
+}
+
+/**
  * The election's recovery ran for `interrupted` (a leader, maybe this one, that died or threw
  * mid-section) on the leader with `token`. `unhandled`: no handler is registered, it was marked
  * repaired; `failed`: the handler threw, leadership is not reported and it is retried.
@@ -33,7 +43,7 @@ export interface LeadershipRecoveryEvent extends LeadershipEventBase {
   readonly error?: unknown;
 }
 
-export type LeadershipEvent = LeadershipGainedEvent | LeadershipLostEvent | LeadershipRecoveryEvent;
+export type LeadershipEvent = LeadershipGainedEvent | LeadershipLostEvent | LeadershipStepDownEvent | LeadershipRecoveryEvent;
 
 /** The channel leadership events go to (see `EventSink`). */
 export interface LeadershipEventsByChannel {

@@ -7,6 +7,7 @@ import type { WatchEvent } from '../../zookeeper/types.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { backoffDelay, pause } from '../backoff.js';
 import type { QueueEntry } from '../queue/fair-queue.js';
+import { isReleaseRequested } from '../queue/release-request.js';
 import type { LeaderTenure } from './leader-work.js';
 import type { OwnNodeWatch } from './succession.js';
 
@@ -31,6 +32,12 @@ export interface TermHooks {
    * ends or falls in doubt while the take-over runs: leader work its recovery calls must stop.
    */
   takeOver(token: bigint, ownership: Promise<unknown> | undefined, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Someone asked this leader to step down (a mark on our node, see `release-request.ts`): the
+   * election resigns the term (`resign`), synchronously, and queues again. Called again for a
+   * mark seen again while the term goes on.
+   */
+  stepDownRequested(): void;
   logger: { log(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
@@ -77,6 +84,9 @@ type TakeOver =
  *   retried with back-off (100 ms doubling to 5 s), never reporting leadership meanwhile.
  * - `suspended` ends reporting at once (policy `immediate`) or not before `lost` (`deadline`);
  *   `expired`, a replaced or closed session, or our node's deletion end the term.
+ * - A change of our node's data is a step-down request (nothing else writes a queue node): the
+ *   watch on it reports a mark made while it stands, the version in every read of the node one
+ *   made before; either goes to `hooks.stepDownRequested`.
  */
 export class LeadershipTerm {
   readonly ended: Promise<TermEnd>;
@@ -132,10 +142,10 @@ export class LeadershipTerm {
    * (their signal stays quiet): our node still exists, so nobody else can lead until the caller
    * deletes it. `abandon()` then, or any doubt about the session, aborts what still runs.
    */
-  resign(): void {
+  resign(reason = 'resigned'): void {
     const phase = this.phase;
     if (this.isOver) return;
-    this.enter({ name: 'resigned', finishing: phase.name === 'leading' ? phase.tenure : undefined }, 'resigned');
+    this.enter({ name: 'resigned', finishing: phase.name === 'leading' ? phase.tenure : undefined }, reason);
   }
 
   /** After a resignation: tells the sections still running that leadership is over. */
@@ -273,6 +283,7 @@ export class LeadershipTerm {
     for (let failures = 0; ; proven = false) {
       try {
         const owned = proven && this.takeInheritedWatch() ? undefined : this.checkOwnNode(attempt, proven);
+        if (attempt.superseded) return; // a step-down request seen with the inherited watch
         if (this.takeOver.state !== 'done') {
           // The take-over's read of the ready znode came with the grant (sent with the granting
           // listing, or kept fresh by the standby), or goes out right behind the ownership check:
@@ -312,6 +323,7 @@ export class LeadershipTerm {
     this.inheritedWatch = undefined;
     this.nodeWatched = true;
     watch.take((event) => this.onNodeEvent(event));
+    if (watch.stepDownRequested) this.hooks.stepDownRequested();
     return true;
   }
 
@@ -328,6 +340,8 @@ export class LeadershipTerm {
     const synced = proven ? undefined : this.session.sync(this.entry.path);
     const owned = Promise.all([synced, this.readOwnNode()]).then(([, { stat }]) => {
       if (stat.ephemeralOwner !== this.entry.sessionId) throw new ForeignNodeError();
+      // Marked before our watch stood (or while disconnected): the watch will not tell.
+      if (isReleaseRequested(stat) && !this.isOver) this.hooks.stepDownRequested();
     });
     owned.catch((error: unknown) => {
       if (!proven || attempt.superseded) return; // awaited (or superseded)
@@ -351,8 +365,11 @@ export class LeadershipTerm {
     this.nodeWatched = false; // one-shot: spent
     if (this.isOver) return;
     if (event.type === 'deleted') return this.end('our queue node was deleted', false);
-    // Data changed (by hand): the one-shot watch is spent, so set it again.
     if (event.type === 'changed') {
+      // Nothing writes a queue node but a step-down request (see `release-request.ts`).
+      this.hooks.stepDownRequested();
+      if (this.isOver) return;
+      // Still leading (the election did not resign): the one-shot watch is spent, set it again.
       this.readOwnNode().catch((error: unknown) => {
         if (ZooKeeperError.is(error, 'NONODE')) this.end('our queue node is gone', false);
       });

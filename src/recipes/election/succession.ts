@@ -2,6 +2,7 @@ import type { Watcher, WatchEvent, ZkStat } from '../../zookeeper/types.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { QueueDriver, Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
+import { isReleaseRequested } from '../queue/release-request.js';
 import { electionToken } from '../fencing.js';
 
 /** A read kept fresh under a watch while a successor stands by (see `ReadyStandby`). */
@@ -24,6 +25,11 @@ export interface SuccessionReads<P> {
 export interface OwnNodeWatch {
   /** Routes the watch's one event to `watcher` (at once, if it fired already). Once. */
   take(watcher: Watcher): void;
+  /**
+   * Our node was marked with a step-down request (see `release-request.ts`) before the watch was
+   * set: the read that set it saw the mark, and the watch will not fire for it.
+   */
+  readonly stepDownRequested: boolean;
 }
 
 /** Our node as the succession watches it. */
@@ -36,6 +42,8 @@ interface WatchedNode {
   readonly own: OwnNode;
   /** Read with the first check: the election's fencing token. */
   czxid?: bigint;
+  /** Its data version, read with the watch: above 0, a step-down was requested before the watch stood. */
+  version?: number;
   /** The `exists` watch on it stands: its deletion would reach us before anything later. */
   watched: boolean;
   /** Granted: the term's watcher, or the event that fired before the term took it. */
@@ -88,6 +96,7 @@ export class Succession<P> implements QueueDriver<P> {
     const owned = read.then((stat: ZkStat | null) => {
       if (stat?.ephemeralOwner !== mine.sessionId) return false; // gone, or (made by hand) not ours
       node.czxid = stat.czxid;
+      node.version = stat.version;
       node.watched = true;
       return true;
     });
@@ -117,6 +126,7 @@ export class Succession<P> implements QueueDriver<P> {
     if (!node?.watched) return undefined;
     const heir: NonNullable<WatchedNode['heir']> = (node.heir = {});
     return {
+      stepDownRequested: isReleaseRequested({ version: node.version ?? 0 }),
       take(watcher) {
         const fired = heir.fired;
         if (fired) queueMicrotask(() => watcher(fired));

@@ -1,4 +1,5 @@
 import { LockLostError } from '../../errors/lock-lost.error.js';
+import { ReleaseRequestedError } from '../../errors/release-requested.error.js';
 import type { QueueEntry } from '../queue/fair-queue.js';
 
 /** What a lease asks of the recipe that granted it (`LockClient`). */
@@ -9,9 +10,15 @@ export interface LeaseHost {
   lost(lease: Lease, error: LockLostError): void;
   /** The background deletion of a lost lease's node failed (nobody awaits it: report it). */
   releaseFailed(lease: Lease, error: unknown): void;
+  /**
+   * Watches the lease's node for a release request (`watchReleaseRequest`) and calls `requested`
+   * when there is one (true: `releaseRequested` aborted just now). Called once, on the first read
+   * of `releaseRequested` while held.
+   */
+  watchReleaseRequest(lease: Lease, requested: () => boolean): void;
 }
 
-const DETACHED: LeaseHost = { sessionInDoubt: () => false, lost() {}, releaseFailed() {} };
+const DETACHED: LeaseHost = { sessionInDoubt: () => false, lost() {}, releaseFailed() {}, watchReleaseRequest() {} };
 
 /**
  * Proof of holding a lock, from the grant until `release()`.
@@ -23,12 +30,18 @@ const DETACHED: LeaseHost = { sessionInDoubt: () => false, lost() {}, releaseFai
  *   this process paused) long enough that the server may have expired it, or was closed; and
  *   when the lease is revoked (the client closes at shutdown). A loss aborts it before the server
  *   can grant the lock to anyone else. Stop the work; the node is deleted for you.
+ * - `releaseRequested` aborts (with `ReleaseRequestedError`) when another process asked the holder
+ *   to let go (`LockService.requestRelease`). Cooperative: the lease stays held until released.
  */
 export class Lease {
   readonly fencingToken: bigint;
   readonly path: string;
   readonly sessionId: string;
+  /** The lock's directory znode (`path` is our node in it). */
+  private readonly dir: string;
   private readonly controller = new AbortController();
+  /** Behind `releaseRequested`: made, and the node watched, on its first read only. */
+  private releaseRequest: AbortController | undefined;
   private released: Promise<void> | undefined;
   /** Lost with the session: the node goes with the session, the release must not wait for it. */
   private lostWithSession = false;
@@ -40,6 +53,7 @@ export class Lease {
     private readonly remove: (lease: Lease) => Promise<void>,
     private readonly host: LeaseHost = DETACHED,
   ) {
+    this.dir = entry.dir;
     this.fencingToken = entry.token;
     this.path = entry.path;
     this.sessionId = entry.sessionId;
@@ -47,6 +61,28 @@ export class Lease {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /**
+   * Aborts (with `ReleaseRequestedError`) once another process asked this holder to let go
+   * (`LockService.requestRelease`, `nestjs-zk-lock release`): stop at a safe point and release.
+   * Nothing is released on the holder's behalf, and nothing else aborts it (a loss aborts
+   * `signal`). A request made before the first read is seen with that read's reply. Free until
+   * read: the first read sets one watch on our node (one request, see `watchReleaseRequest`); a
+   * lease whose holder never reads it costs nothing.
+   */
+  get releaseRequested(): AbortSignal {
+    if (this.releaseRequest) return this.releaseRequest.signal;
+    const request = (this.releaseRequest = new AbortController());
+    // A lease no longer held is asked nothing: its node is gone or going.
+    if (this.released === undefined && !this.controller.signal.aborted) {
+      this.host.watchReleaseRequest(this, () => {
+        if (request.signal.aborted || this.released !== undefined) return false;
+        request.abort(new ReleaseRequestedError(this.dir, this.path));
+        return true;
+      });
+    }
+    return request.signal;
   }
 
   /**

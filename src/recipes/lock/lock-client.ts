@@ -1,16 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import { LockAbortedError } from '../../errors/lock-aborted.error.js';
 import type { LockLostError } from '../../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 import { diagnosticsSink, type EventSink } from '../../observability/event-sink.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
+import { requestRelease, type ReleaseRequest } from '../queue/release-request.js';
 import { READ_DRIVER, WRITE_DRIVER } from '../read-write/read-write-drivers.js';
 import { PermitPool, type PermitRequest } from '../semaphore/permit-pool.js';
 import type { SectionHandle } from '../ready/guarded-section.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { Lease, type LeaseHost } from './lease.js';
-import type { LockEvent, LockEventsByChannel } from './lock-events.js';
+import { waitFailed, type LockEventsByChannel } from './lock-events.js';
+import { watchReleaseRequest } from './release-watch.js';
 import { validateLockName } from '../lock-name.js';
 import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from '../ready/ready-state.js';
 import { znodePaths } from '../znode-paths.js';
@@ -57,6 +58,8 @@ export interface LockRecipe {
   /** The directory znode of lock `name` of `kind` (default a lock's); validates the name (`InvalidLockNameError`). */
   pathOf(name: string, kind?: LockKind): string;
   heldLeases(): Lease[];
+  /** Asks the holder of lock `name`, in whichever process, to let go (its `lease.releaseRequested` aborts); see `requestRelease`. */
+  requestRelease(name: string): Promise<ReleaseRequest>;
   /**
    * Enters the guarded section of lock `name` for the holder `owner`, running `recover` first when
    * the previous holder died or threw mid-section (`RecoveryFailedError` if it throws).
@@ -102,6 +105,10 @@ export class LockClient implements LockRecipe {
     releaseFailed: (lease: Lease, error: unknown) => {
       this.logger.error(`Could not delete ${lease.path} after its lease was lost or revoked (the server removes it when the session ends): ${describeError(error)}`);
     },
+    watchReleaseRequest: (lease: Lease, requested: () => boolean) =>
+      watchReleaseRequest(this.session, lease, () => {
+        if (requested() && this.events.wants('lock')) this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken });
+      }),
   };
 
   constructor(
@@ -163,6 +170,11 @@ export class LockClient implements LockRecipe {
   /** Leases currently held through this client. */
   heldLeases(): Lease[] {
     return this.registry.list();
+  }
+
+  /** Marks the holder's node of lock `name` (see `release-request.ts`): its `releaseRequested` aborts. 3 requests. */
+  async requestRelease(name: string): Promise<ReleaseRequest> {
+    return requestRelease(this.session, this.pathOf(name), 'lock');
   }
 
   /**
@@ -258,13 +270,6 @@ export class LockClient implements LockRecipe {
     const outcome = failure ? 'failed' : 'repaired';
     this.events.emit('lock', { type: 'lock.recovery', name, path, token, interrupted, outcome, ...failure });
   }
-}
-
-/** How a wait that did not end in a grant is reported. */
-function waitFailed(name: string, path: string, waitMs: number, error: unknown): LockEvent {
-  if (error instanceof LockTimeoutError) return { type: 'lock.timeout', name, path, waitMs };
-  if (error instanceof LockAbortedError) return { type: 'lock.aborted', name, path, waitMs, reason: error.cause };
-  return { type: 'lock.failed', name, path, waitMs, error };
 }
 
 function describeError(error: unknown): string {

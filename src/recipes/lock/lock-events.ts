@@ -1,3 +1,5 @@
+import { LockAbortedError } from '../../errors/lock-aborted.error.js';
+import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 import type { InterruptedSection } from '../ready/ready-record.js';
 
 /** Every lock event names the lock and its directory znode (`<root>/locks/<name>`). */
@@ -46,6 +48,15 @@ export interface LockAbortedEvent extends LockEventBase {
   readonly reason: unknown;
 }
 
+/**
+ * Another process asked this holder to let go (`LockService.requestRelease`): the lease's
+ * `releaseRequested` aborted. Only for leases whose holder reads `releaseRequested`.
+ */
+export interface LockReleaseRequestedEvent extends LockEventBase {
+  readonly type: 'lock.release-requested';
+  readonly token: bigint;
+}
+
 /** Tried once (`tryAcquire`, `onBusy: 'skip' | 'throw'` without `waitMs`) and someone else held or waited. */
 export interface LockBusyEvent extends LockEventBase {
   readonly type: 'lock.busy';
@@ -76,6 +87,7 @@ export type LockEvent =
   | LockAcquiredEvent
   | LockReleasedEvent
   | LockLostEvent
+  | LockReleaseRequestedEvent
   | LockTimeoutEvent
   | LockAbortedEvent
   | LockBusyEvent
@@ -85,4 +97,11 @@ export type LockEvent =
 /** The channel lock events go to (see `EventSink`). */
 export interface LockEventsByChannel {
   lock: LockEvent;
+}
+
+/** How a wait that did not end in a grant is reported. */
+export function waitFailed(name: string, path: string, waitMs: number, error: unknown): LockEvent {
+  if (error instanceof LockTimeoutError) return { type: 'lock.timeout', name, path, waitMs };
+  if (error instanceof LockAbortedError) return { type: 'lock.aborted', name, path, waitMs, reason: error.cause };
+  return { type: 'lock.failed', name, path, waitMs, error };
 }
