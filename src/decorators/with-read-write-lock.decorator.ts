@@ -1,5 +1,5 @@
 import type { ReadWriteLockOptions } from '../services/lock-options.js';
-import { validateWithLockOptions } from '../services/lock-options.js';
+import { refuseRecovery, validateWithLockOptions } from '../services/lock-options.js';
 import { WITH_READ_LOCK_METADATA, WITH_WRITE_LOCK_METADATA } from '../zk-lock.constants.js';
 import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource } from './lock-service-method.js';
 
@@ -10,7 +10,9 @@ import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource
  */
 export function WithReadLock(name: LockNameSource, options: Omit<ReadWriteLockOptions, 'signal'> = {}): MethodDecorator {
   checkLockNameSource('WithReadLock', name);
-  validateWithLockOptions(options); // fail when the class is defined, not at the first call
+  // Fail when the class is defined, not at the first call.
+  refuseRecovery(options, '@WithReadLock');
+  validateWithLockOptions(options);
   return lockServiceMethod('WithReadLock', WITH_READ_LOCK_METADATA, { name, options }, (locks, args, call) => locks.withReadLock(lockNameOf(name, args), call, options));
 }
 
@@ -21,6 +23,7 @@ export function WithReadLock(name: LockNameSource, options: Omit<ReadWriteLockOp
  */
 export function WithWriteLock(name: LockNameSource, options: Omit<ReadWriteLockOptions, 'signal'> = {}): MethodDecorator {
   checkLockNameSource('WithWriteLock', name);
+  refuseRecovery(options, '@WithWriteLock');
   validateWithLockOptions(options);
   return lockServiceMethod('WithWriteLock', WITH_WRITE_LOCK_METADATA, { name, options }, (locks, args, call) => locks.withWriteLock(lockNameOf(name, args), call, options));
 }

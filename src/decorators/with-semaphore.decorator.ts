@@ -1,5 +1,5 @@
 import type { SemaphoreOptions } from '../services/lock-options.js';
-import { validateSemaphorePermits, validateWithLockOptions } from '../services/lock-options.js';
+import { refuseRecovery, validateSemaphorePermits, validateWithLockOptions } from '../services/lock-options.js';
 import { WITH_SEMAPHORE_METADATA } from '../zk-lock.constants.js';
 import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource } from './lock-service-method.js';
 
@@ -12,6 +12,7 @@ export function WithSemaphore(name: LockNameSource, options: Omit<SemaphoreOptio
   checkLockNameSource('WithSemaphore', name);
   // Fail when the class is defined, not at the first call.
   validateSemaphorePermits(options);
-  validateWithLockOptions({ ...options, recover: undefined });
+  refuseRecovery(options, '@WithSemaphore');
+  validateWithLockOptions(options);
   return lockServiceMethod('WithSemaphore', WITH_SEMAPHORE_METADATA, { name, options }, (locks, args, call) => locks.withSemaphore(lockNameOf(name, args), options, call));
 }

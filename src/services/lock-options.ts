@@ -69,3 +69,10 @@ export function validateWithLockOptions(options: WithLockOptions): void {
     throw new InvalidOptionsError('recover', 'expected a function');
   }
 }
+
+/** Throws `InvalidOptionsError` when `options` carry a recovery handler where none can run (`what`: e.g. "withLocks"). */
+export function refuseRecovery(options: object, what: string): void {
+  if ((options as WithLockOptions).recover !== undefined) {
+    throw new InvalidOptionsError('recover', `${what} runs no recovery: guard a single lock with withLock(name, fn, { recover })`);
+  }
+}

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { LockBusyError } from '../errors/lock-busy.error.js';
 import { LockLostError } from '../errors/lock-lost.error.js';
 import { LockTimeoutError } from '../errors/lock-timeout.error.js';
@@ -13,6 +12,7 @@ import type { HeldLock } from './held-lock.js';
 import { findHeldLock, findLockFrame } from './lock-context.js';
 import { LockedCalls } from './locked-calls.js';
 import {
+  refuseRecovery,
   validateAcquireOptions,
   validateSemaphorePermits,
   validateWithLockOptions,
@@ -30,7 +30,9 @@ const REVOKED_AT_SHUTDOWN = 'the application is shutting down and the lock was s
 /**
  * Fair, cluster-wide locks by name. `withLock` is the everyday API (re-entrant within one async
  * call chain, recovery, fencing token); `acquire` / `tryAcquire` hand out raw leases to release
- * yourself. On shutdown, waiting acquisitions are aborted, running calls get `drainTimeoutMs`
+ * yourself. `withLocks` holds several at once; `withReadLock` / `withWriteLock` and
+ * `withSemaphore` are the read/write lock and the counting semaphore, each kind in its own
+ * directory (a name means three independent locks), with the same waiting, leases and shutdown. On shutdown, waiting acquisitions are aborted, running calls get `drainTimeoutMs`
  * to finish, then every lock still held is revoked: its `signal` aborts with `LockLostError`
  * before its node is deleted, and the call still running ends with that error.
  *
@@ -101,7 +103,7 @@ export class LockService implements BeforeApplicationShutdown {
   withLocks<T>(names: readonly string[], fn: (locks: readonly HeldLock[]) => T | Promise<T>, options: WithLocksOptions): Promise<T | undefined>;
   async withLocks<T>(names: readonly string[], fn: (locks: readonly HeldLock[]) => T | Promise<T>, options: WithLocksOptions = {}): Promise<T | undefined> {
     validateWithLockOptions(options);
-    if ((options as WithLockOptions).recover !== undefined) throw new InvalidOptionsError('recover', 'withLocks runs no recovery: guard a lock with withLock(name, fn, { recover })');
+    refuseRecovery(options, 'withLocks');
     const take = <R>(name: string, each: (lock: HeldLock) => R | Promise<R>, eachOptions: WithLocksOptions) => this.withLock(name, each, eachOptions);
     return withLockSet(this, take, (name) => this.locks.pathOf(name), names, fn, options);
   }
@@ -150,7 +152,8 @@ export class LockService implements BeforeApplicationShutdown {
   withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined>;
   async withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined> {
     const request = validateSemaphorePermits(options);
-    validateWithLockOptions({ ...options, recover: undefined });
+    validateWithLockOptions(options);
+    refuseRecovery(options, 'withSemaphore');
     const path = this.locks.pathOf(name, 'semaphore');
     const frame = findLockFrame(this.semaphoreFrames, name);
     if (frame) return this.calls.reenter(frame, fn);
@@ -196,7 +199,8 @@ export class LockService implements BeforeApplicationShutdown {
   }
 
   private async withReadWrite<T>(mode: 'read' | 'write', name: string, fn: (lock: HeldLock) => T | Promise<T>, options: ReadWriteLockOptions): Promise<T | undefined> {
-    validateWithLockOptions({ ...options, recover: undefined });
+    validateWithLockOptions(options);
+    refuseRecovery(options, mode === 'read' ? 'withReadLock' : 'withWriteLock');
     const path = this.locks.pathOf(name, mode);
     const frame = findLockFrame(this.readWriteFrames, name);
     if (frame) {

@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
+import { WithWriteLock } from '../../src/decorators/with-read-write-lock.decorator.js';
 import { WithSemaphore } from '../../src/decorators/with-semaphore.decorator.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { LockAbortedError } from '../../src/errors/lock-aborted.error.js';
@@ -243,5 +244,10 @@ describe('LockService.withSemaphore / @WithSemaphore', () => {
     await assert.rejects(locks.withSemaphore('bad', { permits: 2, take: 3 }, () => undefined), InvalidOptionsError);
     await assert.rejects(locks.withSemaphore('bad', { permits: 1.5 }, () => undefined), InvalidOptionsError);
     assert.throws(() => WithSemaphore('bad', { permits: -1 }), InvalidOptionsError);
+    // No recovery runs for a semaphore (nor a read/write lock): a handler passed anyway is refused, not ignored.
+    const recover = { recover: () => undefined } as object;
+    await assert.rejects(locks.withSemaphore('bad', { permits: 1, ...recover }, () => undefined), /withSemaphore runs no recovery/);
+    await assert.rejects(locks.withReadLock('bad', () => undefined, recover), /withReadLock runs no recovery/);
+    assert.throws(() => WithWriteLock('bad', recover), /@WithWriteLock runs no recovery/);
   });
 });
