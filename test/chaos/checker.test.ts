@@ -283,6 +283,8 @@ describe('chaos checker', () => {
       assert.equal(figures.setsCompleted, 2);
       assert.equal(figures.setHolds, 4);
       assert.equal(figures.acquisitions, 4, 'the set that names the counter lock holds it as the sections do');
+      assert.equal(figures.acquisitionsBySets, 1);
+      assert.equal(figures.sectionsCompleted, 3);
       assert.equal(figures.readHolds, 4);
       assert.equal(figures.writeHolds, 1);
       assert.equal(figures.maxConcurrentReaders, 3);

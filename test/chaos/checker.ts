@@ -63,7 +63,9 @@ export interface CheckInput {
 }
 
 export interface CheckFigures {
+  /** Grants of the counter lock: to its `@WithLock` sections, and to lock sets that name it (`acquisitionsBySets`). */
   acquisitions: number;
+  acquisitionsBySets: number;
   sectionsCompleted: number;
   sectionsFailed: Record<string, number>;
   /** Killed between the end of the method body and the call's return: completed or not, unknown. */
@@ -133,8 +135,9 @@ export function check(input: CheckInput): CheckResult {
   const stopPhase = input.driver.find((event) => event.ev === 'phase' && event.name === 'stopping')?.t ?? Infinity;
   const figures: CheckFigures = {
     acquisitions: run.holds.length,
-    sectionsCompleted: run.holds.filter((hold) => hold.completed).length,
-    sectionsFailed: countBy(run.holds.filter((hold) => hold.error !== undefined).map((hold) => hold.error!)),
+    acquisitionsBySets: run.holds.filter((hold) => hold.call !== undefined).length,
+    sectionsCompleted: run.holds.filter((hold) => hold.completed && hold.call === undefined).length,
+    sectionsFailed: countBy(run.holds.filter((hold) => hold.error !== undefined && hold.call === undefined).map((hold) => hold.error!)),
     sectionsOutcomeUnknown: run.holds.filter((hold) => hold.outcomeUnknown).length,
     storeAccepted: 0,
     storeRejectedStale: 0,

@@ -54,7 +54,7 @@ export function formatReport(report: RunReport): string {
   const total = Object.values(violationCounts).reduce((a, b) => a + b, 0);
   const rows: [string, string][] = [
     ['run', `seed ${report.seed}, ${report.durationS} s of faults, ${report.workers} workers, session timeout ${report.sessionTimeoutMs} ms, ${report.wallClockS} s in all`],
-    ['acquisitions', `${f.acquisitions} (sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
+    ['acquisitions', `${f.acquisitions} (by lock sets ${f.acquisitionsBySets}; sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
     ['store ops', `accepted ${f.storeAccepted}, refused as stale ${f.storeRejectedStale}, accepted late but in token order ${f.storeLateAccepted}`],
     ['leader heartbeats', `accepted ${f.beatsAccepted}, refused as stale ${f.beatsRejectedStale}; leadership terms ${f.leaderTerms}`],
     ['faults', list(report.faults)],
