@@ -25,7 +25,8 @@
  * section, see below), `cancel` (forget a fault not played yet), `stop` (finish the current section,
  * close the app, exit 0).
  * IPC out: `ready`, `in-section` / `checkpointed` / `out-section` (the driver kills, stops or cuts it
- * inside a section), `oversize-attempt` / `oversize-result` / `blocked` (how a fault went),
+ * inside a section), `recipe-held` / `recipe-free` (a set, read/write or semaphore body runs: the
+ * driver prefers such a worker), `oversize-attempt` / `oversize-result` / `blocked` (how a fault went),
  * `leader` (current value), `store` requests.
  */
 import 'reflect-metadata';
@@ -135,6 +136,8 @@ async function workloadCall(what: RecipeWhat, keys: string[], details: Record<st
  */
 async function holding(id: number, held: readonly HeldLock[], pauseMs: number, step?: () => Promise<void>): Promise<void> {
   log.write({ ev: 'body', call: id, tokens: Object.fromEntries(held.map((lock) => [keyOf(lock), lock.fencingToken.toString()])) });
+  // The driver prefers to cut, stop or kill a worker that holds one of these beside its section.
+  notify({ type: 'recipe-held', call: id, what: held.length > 1 || held[0]?.kind === 'lock' ? 'set' : held[0]?.kind });
   let failure: unknown;
   try {
     await step?.();
@@ -150,6 +153,7 @@ async function holding(id: number, held: readonly HeldLock[], pauseMs: number, s
     throw error;
   } finally {
     log.write({ ev: 'body-end', call: id, ...(failure !== undefined && { error: describe(failure) }) });
+    notify({ type: 'recipe-free', call: id });
   }
 }
 

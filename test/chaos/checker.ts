@@ -116,6 +116,8 @@ export interface CheckFigures {
   busyTries: number;
   /** Calls of these workloads that threw, by `what:error`. */
   recipeCallsFailed: Record<string, number>;
+  /** Holds of these workloads that ended lost (signal aborted) or killed with their process, by `what endKind`: how often faults met them. */
+  recipeHoldsLost: Record<string, number>;
   finalCounter: number;
   workerErrors: Record<string, number>;
 }
@@ -172,6 +174,7 @@ export function check(input: CheckInput): CheckResult {
     excusedRecipeOverlaps: 0,
     busyTries: 0,
     recipeCallsFailed: {},
+    recipeHoldsLost: {},
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
   };

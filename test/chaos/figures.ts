@@ -68,6 +68,7 @@ export function formatReport(report: RunReport): string {
     ['read/write', `reads ${f.readHolds}, writes ${f.writeHolds}, most readers at once ${f.maxConcurrentReaders}`],
     ['semaphore', `grants ${f.semaphoreHolds} (of 2+ permits ${f.semaphoreMultiPermitHolds}), most permits held at once ${f.maxPermitsHeld} of ${f.semaphoreCapacity}`],
     ['workload calls', `busy tries ${f.busyTries}, excused overlaps ${f.excusedRecipeOverlaps} (frozen holder); failed: ${list(f.recipeCallsFailed)}`],
+    ['workload holds ended', `by faults: ${list(f.recipeHoldsLost)}`],
     ['counter', `${f.finalCounter}`],
     ['worker errors', list(f.workerErrors)],
     ['violations', `${total === 0 ? 'none: ' : ''}${list(violationCounts)}`],

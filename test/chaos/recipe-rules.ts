@@ -173,6 +173,7 @@ export function checkRecipeCalls(run: Reconstruction, recipes: RecipeRun, input:
     }
   }
   for (const hold of recipes.holds) {
+    if (hold.endKind === 'lost' || hold.endKind === 'killed') figures.recipeHoldsLost[`${hold.what} ${hold.endKind}`] = (figures.recipeHoldsLost[`${hold.what} ${hold.endKind}`] ?? 0) + 1;
     if (hold.what === 'set') figures.setHolds++;
     else if (hold.what === 'read') figures.readHolds++;
     else if (hold.what === 'write') figures.writeHolds++;
