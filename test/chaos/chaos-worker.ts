@@ -4,6 +4,17 @@
  * counter, and takes part in the election `chaos` with a `@LeaderOnly` heartbeat fenced by the
  * leadership token. Everything it sees goes to its own event log (event-log.ts).
  *
+ * Beside them, at modest rates, the other recipes (their holds are logged as the lock's are: the
+ * library's `lock.*` events, tagged with the lock and the call they belong to, and the call's body):
+ * - one in SET_EVERY turns of the counter loop is a `withLocks` call over a set of LOCK_SETS, most
+ *   of them with the counter lock (a set reads the fenced counter with its token, no write), so that
+ *   sets and the single sections contend for it;
+ * - a read/write loop: `withReadLock` / `withWriteLock` (a quarter writes; a writer sometimes reads
+ *   under its own write lock; some reads try once);
+ * - a semaphore loop: `withSemaphore` for 1 or 2 of SEMAPHORE_PERMITS permits (some try once, some
+ *   with a `waitMs`).
+ * Their bodies linger like the section when the driver cuts or stops the worker (see `lingerUntil`).
+ *
  * The section deliberately does not look at `lock.signal` before writing: a holder that resumes
  * from a SIGSTOP, or that kept going while cut off, writes anyway, and the store's fencing is what
  * must refuse it. That is the case fencing tokens exist for.
@@ -14,7 +25,8 @@
  * section, see below), `cancel` (forget a fault not played yet), `stop` (finish the current section,
  * close the app, exit 0).
  * IPC out: `ready`, `in-section` / `checkpointed` / `out-section` (the driver kills, stops or cuts it
- * inside a section), `oversize-attempt` / `oversize-result` / `blocked` (how a fault went),
+ * inside a section), `recipe-held` / `recipe-free` (a set, read/write or semaphore body runs: the
+ * driver prefers such a worker), `oversize-attempt` / `oversize-result` / `blocked` (how a fault went),
  * `leader` (current value), `store` requests.
  */
 import 'reflect-metadata';
@@ -31,8 +43,8 @@ import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ELECTION_NAME, LOCK_NAME, type WorkerConfig } from './chaos-names.js';
-import { EventLog } from './event-log.js';
+import { ELECTION_NAME, LOCK_NAME, LOCK_SETS, lockKey, READ_WRITE_NAME, SEMAPHORE_NAME, SEMAPHORE_PERMITS, type WorkerConfig } from './chaos-names.js';
+import { EventLog, type RecipeWhat } from './event-log.js';
 import type { StoreCall, StoreReply } from './fenced-store.js';
 import { blockLoop, oversizeCheckpoint } from './worker-faults.js';
 
@@ -87,6 +99,64 @@ async function keepWorking(lock: HeldLock, token: string): Promise<void> {
   }
 }
 
+/** Integer in [lo, hi]. */
+const randomInt = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
+/** One in SET_EVERY turns of the counter loop is a lock set. */
+const SET_EVERY = 6;
+
+/** The workload call (its id) that each lock is taken for right now: the library's events are tagged with it. */
+const callFor = new Map<string, number>();
+let nextCall = 1;
+const keyOf = (lock: HeldLock) => lockKey(lock.kind === 'lock' ? 'lock' : lock.kind === 'semaphore' ? 'semaphore' : 'rw', lock.name);
+
+/**
+ * One call of the set, read/write or semaphore workload: logged from its start (`call`) to its end
+ * (`call-done`), its grants tagged with its id. `invoke` gets the id and a way to say its fn ran.
+ */
+async function workloadCall(what: RecipeWhat, keys: string[], details: Record<string, unknown>, invoke: (id: number, ran: () => void) => Promise<unknown>): Promise<void> {
+  const id = nextCall++;
+  log.write({ ev: 'call', call: id, what, locks: keys, ...details });
+  for (const key of keys) callFor.set(key, id);
+  let ran = false;
+  try {
+    await invoke(id, () => (ran = true));
+    log.write({ ev: 'call-done', call: id, ok: true, ran });
+  } catch (error) {
+    log.write({ ev: 'call-done', call: id, ok: false, ran, error: describe(error) });
+    await sleep(randomInt(20, 50));
+  } finally {
+    for (const key of keys) callFor.delete(key);
+  }
+}
+
+/**
+ * The body of a workload call, holding `held`: `step` (if any) before and after a short pause, and
+ * while the driver cuts or stops this worker, more steps for as long as every lease says it is
+ * held (a loss signalled late shows as a hold overlapping another).
+ */
+async function holding(id: number, held: readonly HeldLock[], pauseMs: number, step?: () => Promise<void>): Promise<void> {
+  log.write({ ev: 'body', call: id, tokens: Object.fromEntries(held.map((lock) => [keyOf(lock), lock.fencingToken.toString()])) });
+  // The driver prefers to cut, stop or kill a worker that holds one of these beside its section.
+  notify({ type: 'recipe-held', call: id, what: held.length > 1 || held[0]?.kind === 'lock' ? 'set' : held[0]?.kind });
+  let failure: unknown;
+  try {
+    await step?.();
+    await sleep(pauseMs);
+    while (Date.now() < lingerUntil && held.every((lock) => !lock.signal.aborted && lock.lease.isHeld)) {
+      log.write({ ev: 'body-work', call: id });
+      await step?.();
+      await sleep(50);
+    }
+    await step?.();
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    log.write({ ev: 'body-end', call: id, ...(failure !== undefined && { error: describe(failure) }) });
+    notify({ type: 'recipe-free', call: id });
+  }
+}
+
 /** Faults the driver asked for, played once inside the next section, right after its checkpoint (worker-faults.ts). */
 let oversizeBytes: number | undefined;
 let block: { idleMs: number; blockMs: number } | undefined;
@@ -130,6 +200,28 @@ class CounterWorker {
       log.write({ ev: 'exit', token, ...(failure !== undefined && { error: describe(failure) }) });
       notify({ type: 'out-section' });
     }
+  }
+
+  /**
+   * A `withLocks` call over one of LOCK_SETS (caller order as listed; the library sorts it). With
+   * the counter lock, its body reads the fenced counter with that lock's token, as a reader of the
+   * data the lock guards would; sometimes with a `waitMs` for the whole set.
+   */
+  async lockSet(): Promise<void> {
+    const names = LOCK_SETS[randomInt(0, LOCK_SETS.length - 1)]!;
+    const waitMs = Math.random() < 0.2 ? 2000 : undefined;
+    await workloadCall('set', names.map((name) => lockKey('lock', name)), waitMs === undefined ? {} : { waitMs }, (id, ran) =>
+      this.locks.withLocks(
+        names,
+        (held) => {
+          ran();
+          const counter = held.find((lock) => lock.name === LOCK_NAME);
+          const read = counter && (() => storeRead(counter.fencingToken.toString()).then(() => undefined));
+          return holding(id, held, randomInt(5, 40), read);
+        },
+        { waitMs },
+      ),
+    );
   }
 
   /** Completes the interrupted increment once: only if the store still holds the value it checkpointed. */
@@ -217,14 +309,20 @@ process.on('unhandledRejection', (error) => {
 const app = await NestFactory.createApplicationContext(WorkerModule, { logger: stderrLogger });
 app.get(ZkSession).state$.subscribe((change) => log.write({ ev: 'session', state: change.state, sessionId: change.sessionId }));
 // Emitted in the same synchronous call as each `isLeader$` value (LeaderElection.report), with its token.
+// Lock events name their lock's directory: logged as its key, with the workload call it is taken for.
+const tag = (path: string) => {
+  const lock = path.slice(config.root.length + 1);
+  const call = callFor.get(lock);
+  return call === undefined ? { lock } : { lock, call };
+};
 app.get(ZkLockEvents).events$.subscribe((event) => {
   switch (event.type) {
     case 'lock.acquired':
-      return log.write({ ev: 'acquired', token: event.token });
+      return log.write({ ev: 'acquired', token: event.token, ...tag(event.path) });
     case 'lock.lost':
-      return log.write({ ev: 'lost', token: event.token, reason: event.reason });
+      return log.write({ ev: 'lost', token: event.token, reason: event.reason, ...tag(event.path) });
     case 'lock.released':
-      return log.write({ ev: 'released', token: event.token });
+      return log.write({ ev: 'released', token: event.token, ...tag(event.path) });
     case 'leadership.gained':
       notify({ type: 'leader', value: true });
       return log.write({ ev: 'leader', value: true, token: event.token });
@@ -240,8 +338,14 @@ notify({ type: 'ready' });
 
 const counter = app.get(CounterWorker);
 const heartbeat = app.get(Heartbeat);
+const locks = app.get(LockService);
+let turn = 0;
 const lockLoop = (async () => {
   while (!stopping) {
+    if (++turn % SET_EVERY === 0) {
+      await counter.lockSet();
+      continue;
+    }
     log.write({ ev: 'want' });
     try {
       await counter.increment();
@@ -251,6 +355,42 @@ const lockLoop = (async () => {
       await sleep(20 + Math.floor(Math.random() * 30));
     }
     await sleep(Math.floor(Math.random() * 10));
+  }
+})();
+/** Read/write: a quarter of the calls write (sometimes reading under the write lock); a tenth of the reads try once. */
+const readWriteLoop = (async () => {
+  const key = lockKey('rw', READ_WRITE_NAME);
+  while (!stopping) {
+    const mode = Math.random() < 0.25 ? 'write' : 'read';
+    const onBusy = mode === 'read' && Math.random() < 0.1 ? ('skip' as const) : undefined;
+    await workloadCall(mode, [key], onBusy ? { onBusy } : {}, (id, ran) => {
+      const body = (held: HeldLock) => {
+        ran();
+        // A writer may read under its own write lock: re-entered, no other grant.
+        const reread = mode === 'write' && Math.random() < 0.3 ? () => locks.withReadLock(READ_WRITE_NAME, () => log.write({ ev: 'body-work', call: id })) : undefined;
+        return holding(id, [held], randomInt(10, 50), reread);
+      };
+      return mode === 'read' ? locks.withReadLock(READ_WRITE_NAME, body, { onBusy }) : locks.withWriteLock(READ_WRITE_NAME, body);
+    });
+    await sleep(randomInt(30, 150));
+  }
+})();
+/** Semaphore: 1 or 2 of its permits (three in ten take 2); a tenth try once, a tenth wait at most 1.5 s. */
+const semaphoreLoop = (async () => {
+  const key = lockKey('semaphore', SEMAPHORE_NAME);
+  while (!stopping) {
+    const take = Math.random() < 0.3 ? 2 : 1;
+    const choice = Math.random();
+    const onBusy = choice < 0.1 ? ('skip' as const) : undefined;
+    const waitMs = choice >= 0.1 && choice < 0.2 ? 1500 : undefined;
+    const options = { permits: SEMAPHORE_PERMITS, take, ...(onBusy && { onBusy }), ...(waitMs !== undefined && { waitMs }) };
+    await workloadCall('semaphore', [key], options, (id, ran) =>
+      locks.withSemaphore(SEMAPHORE_NAME, options, (held) => {
+        ran();
+        return holding(id, [held], randomInt(20, 80));
+      }),
+    );
+    await sleep(randomInt(30, 150));
   }
 })();
 const beatLoop = (async () => {
@@ -265,7 +405,7 @@ const beatLoop = (async () => {
   }
 })();
 
-await Promise.all([lockLoop, beatLoop]);
+await Promise.all([lockLoop, readWriteLoop, semaphoreLoop, beatLoop]);
 log.write({ ev: 'stopping' });
 await app.close();
 log.write({ ev: 'closed' });

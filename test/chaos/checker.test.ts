@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { COUNTER_KEY, lockKey } from './chaos-names.js';
 import { check, VIOLATION_KINDS, type ViolationKind } from './checker.js';
 import { Scenario, type SectionPlan } from './log-scenario.js';
 
@@ -246,6 +247,109 @@ describe('chaos checker', () => {
     assertOnly(overlap(), 'leader-overlap');
     const ownLine = overlap().log(2, 1, 950, { ev: 'block', token: '20', start: Scenario.ns(850), end: Scenario.ns(950) });
     assert.deepEqual(found(ownLine), {});
+  });
+
+  describe('lock sets, read/write locks and semaphores', () => {
+    const AUX1 = lockKey('lock', 'aux-1');
+    const AUX2 = lockKey('lock', 'aux-2');
+    const RW = lockKey('rw', 'shelf');
+    const POOL = lockKey('semaphore', 'pool');
+    /**
+     * clean() and workers 4 and 5, and after the sections: two lock sets (one with the counter,
+     * token 40), three readers at once then a writer then a reader, and a semaphore of 3 permits
+     * held by 2 + 1, then 2 + 1 again.
+     */
+    const workloads = () => {
+      const s = clean().process(4, 1, 0, 1000).process(5, 1, 0, 1000);
+      s.call(4, 1, 1, { what: 'set', grants: { [AUX1]: '5', [COUNTER_KEY]: '40' }, want: 65, acquired: 70, body: [71, 80], released: 81, outcome: 'ok' });
+      s.call(5, 1, 1, { what: 'set', grants: { [AUX1]: '7', [AUX2]: '3' }, want: 66, acquired: 100, body: [101, 110], released: 111, outcome: 'ok' });
+      s.call(1, 1, 10, { what: 'read', grants: { [RW]: '100' }, acquired: 200, body: [201, 240], released: 241, outcome: 'ok' });
+      s.call(2, 1, 10, { what: 'read', grants: { [RW]: '100' }, acquired: 210, body: [211, 250], released: 251, outcome: 'ok' });
+      s.call(3, 1, 10, { what: 'read', grants: { [RW]: '101' }, acquired: 220, body: [221, 230], released: 231, outcome: 'ok' });
+      s.call(4, 1, 10, { what: 'write', grants: { [RW]: '120' }, want: 215, acquired: 260, body: [261, 270], released: 271, outcome: 'ok' });
+      s.call(5, 1, 10, { what: 'read', grants: { [RW]: '130' }, want: 216, acquired: 280, body: [281, 290], released: 291, outcome: 'ok' });
+      s.call(1, 1, 20, { what: 'semaphore', take: 2, grants: { [POOL]: '500' }, acquired: 300, body: [301, 340], released: 341, outcome: 'ok' });
+      s.call(2, 1, 20, { what: 'semaphore', grants: { [POOL]: '501' }, acquired: 310, body: [311, 330], released: 331, outcome: 'ok' });
+      s.call(3, 1, 20, { what: 'semaphore', grants: { [POOL]: '502' }, want: 312, acquired: 335, body: [336, 350], released: 351, outcome: 'ok' });
+      s.call(4, 1, 20, { what: 'semaphore', take: 2, grants: { [POOL]: '510' }, want: 313, acquired: 345, body: [346, 360], released: 361, outcome: 'ok' });
+      return s;
+    };
+
+    it('passes them run clean, and counts the readers that shared and the permits held at once', () => {
+      const s = workloads();
+      assert.deepEqual(found(s), {});
+      const { figures } = check(s.input());
+      assert.equal(figures.setCalls, 2);
+      assert.equal(figures.setsCompleted, 2);
+      assert.equal(figures.setHolds, 4);
+      assert.equal(figures.acquisitions, 4, 'the set that names the counter lock holds it as the sections do');
+      assert.equal(figures.acquisitionsBySets, 1);
+      assert.equal(figures.sectionsCompleted, 3);
+      assert.equal(figures.readHolds, 4);
+      assert.equal(figures.writeHolds, 1);
+      assert.equal(figures.maxConcurrentReaders, 3);
+      assert.equal(figures.semaphoreHolds, 4);
+      assert.equal(figures.semaphoreMultiPermitHolds, 2);
+      assert.equal(figures.maxPermitsHeld, 3);
+      assert.equal(figures.semaphoreCapacity, 3);
+    });
+
+    it('set-overlap: a set holds the counter lock while a section does', () => {
+      const s = workloads();
+      s.call(5, 1, 2, { what: 'set', grants: { [COUNTER_KEY]: '35' }, want: 40, acquired: 55, body: [56, 58], released: 59, outcome: 'ok' });
+      assertOnly(s, 'set-overlap');
+    });
+
+    it('set-overlap: two sets hold a lock only sets take; a frozen older one is excused unless its call succeeds', () => {
+      const overlap = (outcome: string) => workloads().call(3, 1, 2, { what: 'set', grants: { [AUX1]: '6', [AUX2]: '2' }, want: 90, acquired: 95, body: [96, 105], released: 106, outcome });
+      assertOnly(overlap('ok'), 'set-overlap');
+      const stopped = (outcome: string) => overlap(outcome).fault('stop-worker', 97, 3100, 3);
+      assert.deepEqual(found(stopped('LockLostError')), {});
+      assert.equal(check(stopped('LockLostError').input()).figures.excusedRecipeOverlaps, 2, 'both its holds');
+      assertOnly(stopped('ok'), 'stale-success');
+    });
+
+    it('token-order: a lock only sets take granted with an older token', () => {
+      assertOnly(workloads().call(3, 1, 2, { what: 'set', grants: { [AUX1]: '6' }, want: 115, acquired: 120, body: [121, 125], released: 126, outcome: 'ok' }), 'token-order');
+    });
+
+    it('rw-exclusion: a writer beside a reader or a writer (readers beside readers are fine)', () => {
+      assertOnly(workloads().call(5, 1, 11, { what: 'write', grants: { [RW]: '105' }, acquired: 235, body: [236, 238], released: 239, outcome: 'ok' }), 'rw-exclusion');
+      assertOnly(workloads().call(5, 1, 11, { what: 'write', grants: { [RW]: '125' }, acquired: 265, body: [266, 268], released: 269, outcome: 'ok' }), 'rw-exclusion');
+      assertOnly(workloads().call(5, 1, 11, { what: 'read', grants: { [RW]: '125' }, acquired: 265, body: [266, 268], released: 269, outcome: 'ok' }), 'rw-exclusion');
+      assert.deepEqual(found(workloads().call(5, 1, 11, { what: 'read', grants: { [RW]: '100' }, acquired: 225, body: [226, 245], released: 246, outcome: 'ok' })), {});
+    });
+
+    it('rw-token-order: a writer whose token is not above every earlier grant, or not below every later one', () => {
+      // A reader before the writer (token 120) with a higher token; a reader after it with a lower one.
+      assertOnly(workloads().call(5, 1, 11, { what: 'read', grants: { [RW]: '121' }, acquired: 252, body: [253, 255], released: 256, outcome: 'ok' }), 'rw-token-order');
+      assertOnly(workloads().call(5, 1, 11, { what: 'read', grants: { [RW]: '119' }, acquired: 275, body: [276, 277], released: 278, outcome: 'ok' }), 'rw-token-order');
+      // Readers are not ordered among themselves.
+      assert.deepEqual(found(workloads().call(5, 1, 11, { what: 'read', grants: { [RW]: '99' }, acquired: 253, body: [254, 255], released: 256, outcome: 'ok' })), {});
+    });
+
+    it('permits-exceeded: more permits held at once than the capacity; a frozen holder is excused unless its call succeeds', () => {
+      const over = (outcome: string) => workloads().call(5, 1, 20, { what: 'semaphore', grants: { [POOL]: '503' }, want: 314, acquired: 320, body: [321, 325], released: 326, outcome });
+      assertOnly(over('ok'), 'permits-exceeded');
+      // w1 (2 permits) frozen from before w5's grant: its session may have expired, its permits gone.
+      const stopped = (outcome: string) => workloads().fault('stop-worker', 305, 3305, 1).call(5, 1, 20, { what: 'semaphore', grants: { [POOL]: '503' }, want: 314, acquired: 320, body: [321, 325], released: 326, outcome: 'ok' });
+      assert.ok(found(stopped('ok'))['stale-success'], 'w1 was frozen, yet its call returned normally');
+      const lostIt = workloads().fault('stop-worker', 305, 3305, 1);
+      lostIt.workers.splice(lostIt.workers.findIndex((e) => e.ev === 'call-done' && e.w === 1 && e.call === 20), 1, { t: Scenario.ns(3400), w: 1, inc: 1, ev: 'call-done', call: 20, ok: false, ran: true, error: 'LockLostError' });
+      lostIt.call(5, 1, 20, { what: 'semaphore', grants: { [POOL]: '503' }, want: 314, acquired: 320, body: [321, 325], released: 326, outcome: 'ok' });
+      assert.deepEqual(found(lostIt), {});
+      assert.equal(check(lostIt.input()).figures.maxPermitsHeld, 3);
+    });
+
+    it('stuck: a call that never ends', () => {
+      const s = clean();
+      s.process(4, 1, 0, 40_000).call(4, 1, 1, { what: 'read', grants: {}, want: 100 });
+      assertOnly(s, 'stuck');
+      // Killed while it waited: not stuck.
+      const killed = clean();
+      killed.process(4, 1, 0, 40_000, { killed: true }).call(4, 1, 1, { what: 'read', grants: {}, want: 100 });
+      assert.deepEqual(found(killed), {});
+    });
   });
 
   describe('oversize: an oversized checkpoint is refused with ZK_RECORD_TOO_LARGE and costs no session or lease', () => {

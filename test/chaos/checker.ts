@@ -4,9 +4,12 @@
  * `checker.test.ts` feeds it hand-written logs with each kind of violation: a checker that cannot
  * fail proves nothing.
  */
+import { COUNTER_KEY } from './chaos-names.js';
 import type { DriverEvent, StoreOp, WorkerEvent } from './event-log.js';
 import { compareEraTokens, eraToken, reconstruct, stoppedDuring, type Hold, type Reconstruction } from './holds.js';
 import { checkLeadership } from './leadership-rules.js';
+import { reconstructRecipes } from './recipe-holds.js';
+import { checkRecipeCalls, checkRecipes } from './recipe-rules.js';
 import { checkRecovery } from './recovery-rules.js';
 import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
@@ -25,9 +28,13 @@ export const VIOLATION_KINDS = [
   'leader-token-order', // leadership tokens did not increase
   'stuck', // a wait, the lock or the election made no progress within the bound, or a worker did not stop
   'unexpected-exit', // a worker process died without being killed
-  'orphan', // inv. 3: queue znodes left after every worker was gone
+  'orphan', // inv. 3: queue znodes left after every worker was gone (any lock's or the election's; any node under a read/write lock's or a semaphore's directory, its leases included)
   'dirty-at-end', // a ready znode is dirty at the end although a later holder (or a graceful close) came
   'oversize', // an oversized checkpoint was not refused with ZK_RECORD_TOO_LARGE, or cost its worker the session or lease
+  'set-overlap', // inv. 1 for withLocks: a lock of a set held at once with another holder of that lock (a set's or a single call's)
+  'rw-exclusion', // a writer's hold overlapped another hold (read or write) of its read/write lock
+  'rw-token-order', // a writer's token not above every earlier holder's, or not below every later holder's
+  'permits-exceeded', // a semaphore's permits held at once exceeded its capacity
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 export type Violations = Record<ViolationKind, string[]>;
@@ -56,7 +63,9 @@ export interface CheckInput {
 }
 
 export interface CheckFigures {
+  /** Grants of the counter lock: to its `@WithLock` sections, and to lock sets that name it (`acquisitionsBySets`). */
   acquisitions: number;
+  acquisitionsBySets: number;
   sectionsCompleted: number;
   sectionsFailed: Record<string, number>;
   /** Killed between the end of the method body and the call's return: completed or not, unknown. */
@@ -87,6 +96,28 @@ export interface CheckFigures {
   oversizeRefused: number;
   /** Distinct sessions created by server 255 (ids starting with `ff`): whether that case was exercised. */
   sessionsOfServer255: number;
+  /** `withLocks` calls, those whose fn ran and that returned normally, and the grants of their locks (the counter's included). */
+  setCalls: number;
+  setsCompleted: number;
+  setHolds: number;
+  /** Grants of the read/write lock, and the most readers holding it at once (readers really shared). */
+  readHolds: number;
+  writeHolds: number;
+  maxConcurrentReaders: number;
+  /** Grants of semaphore permits, those of more than one permit, and the most permits held at once. */
+  semaphoreHolds: number;
+  semaphoreMultiPermitHolds: number;
+  maxPermitsHeld: number;
+  /** The semaphore's capacity, as its calls gave it (0: no call). */
+  semaphoreCapacity: number;
+  /** Holds of these workloads that overlapped another because their process was frozen: excused. */
+  excusedRecipeOverlaps: number;
+  /** Calls of these workloads that tried once and found it busy (returned without running). */
+  busyTries: number;
+  /** Calls of these workloads that threw, by `what:error`. */
+  recipeCallsFailed: Record<string, number>;
+  /** Holds of these workloads that ended lost (signal aborted) or killed with their process, by `what endKind`: how often faults met them. */
+  recipeHoldsLost: Record<string, number>;
   finalCounter: number;
   workerErrors: Record<string, number>;
 }
@@ -106,8 +137,9 @@ export function check(input: CheckInput): CheckResult {
   const stopPhase = input.driver.find((event) => event.ev === 'phase' && event.name === 'stopping')?.t ?? Infinity;
   const figures: CheckFigures = {
     acquisitions: run.holds.length,
-    sectionsCompleted: run.holds.filter((hold) => hold.completed).length,
-    sectionsFailed: countBy(run.holds.filter((hold) => hold.error !== undefined).map((hold) => hold.error!)),
+    acquisitionsBySets: run.holds.filter((hold) => hold.call !== undefined).length,
+    sectionsCompleted: run.holds.filter((hold) => hold.completed && hold.call === undefined).length,
+    sectionsFailed: countBy(run.holds.filter((hold) => hold.error !== undefined && hold.call === undefined).map((hold) => hold.error!)),
     sectionsOutcomeUnknown: run.holds.filter((hold) => hold.outcomeUnknown).length,
     storeAccepted: 0,
     storeRejectedStale: 0,
@@ -129,6 +161,20 @@ export function check(input: CheckInput): CheckResult {
     oversizeAttempts: 0,
     oversizeRefused: 0,
     sessionsOfServer255: sessionsOfServer255(input.workers),
+    setCalls: 0,
+    setsCompleted: 0,
+    setHolds: 0,
+    readHolds: 0,
+    writeHolds: 0,
+    maxConcurrentReaders: 0,
+    semaphoreHolds: 0,
+    semaphoreMultiPermitHolds: 0,
+    maxPermitsHeld: 0,
+    semaphoreCapacity: 0,
+    excusedRecipeOverlaps: 0,
+    busyTries: 0,
+    recipeCallsFailed: {},
+    recipeHoldsLost: {},
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
   };
@@ -141,12 +187,16 @@ export function check(input: CheckInput): CheckResult {
   checkLeadership(run, violations, figures, at);
   checkLiveness(run, input, violations, figures, at);
   checkOversize(run, input, violations, figures, at);
+  const recipes = reconstructRecipes(run);
+  checkRecipes(run, recipes, violations, figures, at);
+  checkRecipeCalls(run, recipes, input, wipeDowntime(input.driver), violations, figures, at);
   return { violations, figures };
 }
 
 /**
  * Invariants 1, 2, 5: holds never overlap (unless the older holder was frozen: a SIGSTOP or a blocked
- * event loop excuses it); tokens grow in grant order within an era.
+ * event loop excuses it); tokens grow in grant order within an era. The counter lock's holds include
+ * those of lock sets that name it: an overlap with one of them is a `set-overlap`.
  */
 function checkHolds(run: Reconstruction, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   let open: Hold[] = [];
@@ -168,6 +218,8 @@ function checkHolds(run: Reconstruction, violations: Violations, figures: CheckF
       if (stale !== newer && stoppedDuring(run.stops, stale.w, stale.inc, stale.wantAt, newer.acquiredAt)) {
         excused.add(stale);
         if (stale.completed) violations['stale-success'].push(`${what}: the stopped holder's call returned normally`);
+      } else if (earlier.call !== undefined || hold.call !== undefined) {
+        violations['set-overlap'].push(`${COUNTER_KEY}: ${what} (${earlier.call !== undefined ? 'set' : 'section'} and ${hold.call !== undefined ? 'set' : 'section'})`);
       } else {
         violations['lock-overlap'].push(what);
       }
@@ -230,7 +282,7 @@ function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: 
 function checkLiveness(run: Reconstruction, input: CheckInput, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   const bound = input.stuckBoundMs * 1e6;
   const wipes = input.driver.flatMap((event) => (event.ev === 'fault' && event.kind === 'wipe-ensemble' ? [{ start: event.start, end: event.end }] : []));
-  const downWithin = (from: number, to: number) => wipes.reduce((sum, wipe) => sum + Math.max(0, Math.min(to, wipe.end) - Math.max(from, wipe.start)), 0);
+  const downWithin = wipeDowntime(input.driver);
   const longestWipeMs = ms(Math.max(0, ...wipes.map((wipe) => wipe.end - wipe.start)));
   for (const wait of run.waits) {
     const death = run.deaths.get(`${wait.w}.${wait.inc}`);
@@ -252,6 +304,12 @@ function checkLiveness(run: Reconstruction, input: CheckInput, violations: Viola
   if (electionReady && electionReady.state !== 'ready') {
     violations['dirty-at-end'].push(`the election's ready znode is ${electionReady.state} with token ${electionReady.token} after every leader closed`);
   }
+}
+
+/** How long (ns) wipes kept the ensemble down within [from, to]. */
+function wipeDowntime(driver: readonly DriverEvent[]): (from: number, to: number) => number {
+  const wipes = driver.flatMap((event) => (event.ev === 'fault' && event.kind === 'wipe-ensemble' ? [{ start: event.start, end: event.end }] : []));
+  return (from, to) => wipes.reduce((sum, wipe) => sum + Math.max(0, Math.min(to, wipe.end) - Math.max(from, wipe.start)), 0);
 }
 
 /** Longest stretch inside [first start, until] covered by no interval. */

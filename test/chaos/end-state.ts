@@ -1,7 +1,9 @@
 /**
- * What ZooKeeper holds once every worker is gone: queue znodes left in the lock and election
- * directories (orphans, invariant 3) and the lock's ready record. The driver's only ZooKeeper session,
- * opened here, after the last worker exited (no child can inherit its socket).
+ * What ZooKeeper holds once every worker is gone: queue znodes left in the election's directory and
+ * in every lock's (`<root>/locks/*`), and any node left under a read/write lock's directory
+ * (`<root>/rwlocks/*`) or a semaphore's (`<root>/semaphores/*`: its turnstile, and its `leases`
+ * directory's lease nodes): orphans, invariant 3. And the lock's ready record. The driver's only
+ * ZooKeeper session, opened here, after the last worker exited (no child can inherit its socket).
  */
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import { parseQueueNode } from '../../src/recipes/queue/queue-node.js';
@@ -25,7 +27,11 @@ export async function inspectEndState(connect: string, root: string, graceMs: nu
     const deadline = Date.now() + graceMs;
     let orphans: string[];
     for (;;) {
-      orphans = (await Promise.all(dirs.map((dir) => queueNodes(session, dir)))).flat();
+      const lockDirs = (await children(session, `${root}/locks`)).map((name) => znodePaths.lockDir(root, name));
+      orphans = [
+        ...(await Promise.all([...new Set([...dirs, ...lockDirs])].map((dir) => queueNodes(session, dir)))).flat(),
+        ...(await recipeNodes(session, root)),
+      ];
       if (orphans.length === 0 || Date.now() > deadline) break;
       await sleep(200);
     }
@@ -40,9 +46,29 @@ export async function inspectEndState(connect: string, root: string, graceMs: nu
 }
 
 async function queueNodes(session: ZkSession, dir: string): Promise<string[]> {
+  return (await children(session, dir)).filter((child) => parseQueueNode(child, 'lock') ?? parseQueueNode(child, 'n')).map((child) => `${dir}/${child}`);
+}
+
+/** Every node under `<root>/rwlocks/<name>` and `<root>/semaphores/<name>` (the `leases` directory's children, not itself). */
+async function recipeNodes(session: ZkSession, root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await children(session, `${root}/rwlocks`)) {
+    const dir = znodePaths.readWriteLockDir(root, name);
+    found.push(...(await children(session, dir)).map((child) => `${dir}/${child}`));
+  }
+  for (const name of await children(session, `${root}/semaphores`)) {
+    const dir = znodePaths.semaphoreDir(root, name);
+    const leases = znodePaths.semaphoreLeases(dir);
+    found.push(...(await children(session, dir)).filter((child) => `${dir}/${child}` !== leases).map((child) => `${dir}/${child}`));
+    found.push(...(await children(session, leases)).map((child) => `${leases}/${child}`));
+  }
+  return found;
+}
+
+/** The children of `path`, none if it does not exist. */
+async function children(session: ZkSession, path: string): Promise<string[]> {
   try {
-    const { children } = await session.getChildren(dir);
-    return children.filter((child) => parseQueueNode(child, 'lock') ?? parseQueueNode(child, 'n')).map((child) => `${dir}/${child}`);
+    return (await session.getChildren(path)).children;
   } catch (error) {
     if (ZooKeeperError.is(error, 'NONODE')) return [];
     throw error;

@@ -19,12 +19,29 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
   | { ev: 'session'; state: string; sessionId?: string }
   /** About to call the locked method (waiting starts). */
   | { ev: 'want' }
-  /** `lock.acquired` from ZkLockEvents: the grant, before recovery and the section. */
-  | { ev: 'acquired'; token: string }
+  /**
+   * `lock.acquired` from ZkLockEvents: the grant, before recovery and the section. `lock`: which lock
+   * (`lockKey`; absent in hand-written logs: the counter lock); `call`: the workload call it belongs
+   * to (absent for the counter's `@WithLock` sections).
+   */
+  | { ev: 'acquired'; token: string; lock?: string; call?: number }
   /** `lock.lost`: the lease's signal aborted. */
-  | { ev: 'lost'; token: string; reason: string }
+  | { ev: 'lost'; token: string; reason: string; lock?: string; call?: number }
   /** `lock.released`: the delete that hands the lock on has been sent. */
-  | { ev: 'released'; token: string }
+  | { ev: 'released'; token: string; lock?: string; call?: number }
+  /**
+   * A call of the lock-set, read/write or semaphore workload starts (waiting starts): `locks` it
+   * takes (`lockKey`), and for a semaphore its `take` of `permits`. Its grants carry its `call`.
+   */
+  | { ev: 'call'; call: number; what: RecipeWhat; locks: string[]; take?: number; permits?: number; onBusy?: string; waitMs?: number }
+  /** The call's `fn` started, holding the locks with these tokens (by lock key). */
+  | { ev: 'body'; call: number; tokens: Record<string, string> }
+  /** One more step of a body that keeps working while the driver cuts or stops its worker. */
+  | { ev: 'body-work'; call: number }
+  /** The call's `fn` ended: its last activity as the holder. `error` when it threw. */
+  | { ev: 'body-end'; call: number; error?: string }
+  /** The call returned (`ok`; `ran`: its `fn` ran, false for a busy try-once) or threw. */
+  | { ev: 'call-done'; call: number; ok: boolean; ran: boolean; error?: string }
   | { ev: 'recovering'; token: string; interrupted: string; checkpoint?: number }
   /** The repair handler finished; `repaired`: it completed the interrupted increment. */
   | { ev: 'recovered'; token: string; interrupted: string; checkpoint?: number; repaired: boolean }
@@ -51,6 +68,9 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
   | { ev: 'stopping' }
   | { ev: 'closed' }
 );
+
+/** What a workload call takes: a lock set (`withLocks`), a read or write lock, or semaphore permits. */
+export type RecipeWhat = 'set' | 'read' | 'write' | 'semaphore';
 
 /** One operation the fenced store processed (`w`/`inc`: the sender). */
 export interface StoreOp {

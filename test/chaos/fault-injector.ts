@@ -3,6 +3,10 @@
  * driver log). Targets and timings come from a seeded RNG, so `--seed` replays the schedule (who is
  * inside a section or leads at a given moment still depends on timing).
  *
+ * Section holders are picked, when one comes within RECIPE_WAIT_MS, among those that also hold a
+ * read/write lock or semaphore permits at that moment (chaos-worker.ts), so that those holds meet
+ * the faults too.
+ *
  * - kill-worker: SIGKILL a worker inside its section (on its `in-section` message, plus 0-25 ms,
  *   so that kills land before, between and after its checkpoint and write), respawn it ~0.5-1 s later.
  * - stop-worker: SIGSTOP a worker for 1.5 session timeouts (its session expires meanwhile), then
@@ -87,6 +91,10 @@ export type FaultRecord = (kind: FaultKind, start: number, end: number, detail: 
 
 const CUT_FACTORS: Partial<Record<FaultKind, number>> = { 'cut-0.5T': 0.5, 'cut-1T': 1, 'cut-1.5T': 1.5 };
 const ENTRY_WAIT_MS = 5000;
+/** How long `holder` looks for a section holder that also holds a read/write lock or permits. */
+const RECIPE_WAIT_MS = 2500;
+/** What else the target holds, for the fault's note. */
+const alsoHolding = (target: Incarnation) => (target.recipes.size > 0 ? `, holding ${[...target.recipes.values()].join(' + ')}` : '');
 
 export class FaultInjector {
   readonly counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
@@ -122,7 +130,8 @@ export class FaultInjector {
     if (!target.alive) return;
     const start = Number(monotonicNs());
     this.ctx.pool.kill(target);
-    this.record('kill-worker', start, start, { w: target.w, inc: target.inc, token: target.section, note: target.leading ? 'also the leader' : undefined });
+    const note = `${target.leading ? 'also the leader' : ''}${alsoHolding(target)}`.replace(/^, /, '');
+    this.record('kill-worker', start, start, { w: target.w, inc: target.inc, token: target.section, note: note || undefined });
     await sleep(this.ctx.rng.int(500, 1000));
     await target.exited;
     const next = this.ctx.pool.spawn(target.w);
@@ -132,7 +141,7 @@ export class FaultInjector {
   private async stopWorker(): Promise<void> {
     const target = this.stops++ % 2 === 1 ? (this.ctx.pool.leader() ?? (await this.holder())) : await this.holder();
     if (!target) return this.ctx.say('stop-worker: no target in time; skipped');
-    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}`;
+    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}${alsoHolding(target)}`;
     // A holder keeps working through the stop: resumed, its next store operation carries the old token.
     this.ctx.pool.linger(target, 2.5 * this.ctx.sessionTimeoutMs);
     await sleep(this.ctx.rng.int(2, 20)); // lands anywhere in the section, after the linger message
@@ -171,7 +180,7 @@ export class FaultInjector {
     const leaderFirst = kind === 'cut-1.5T' ? 1 : 0;
     const target = (this.counts[kind] + leaderFirst) % 2 === 1 ? (this.ctx.pool.leader() ?? (await this.holder('checkpointed'))) : await this.holder('checkpointed');
     if (!target) return this.ctx.say(`${kind}: no target in time; skipped`);
-    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}`;
+    const note = `${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}${alsoHolding(target)}`;
     const proxies = this.ctx.proxies[target.w]!;
     // A holder keeps working while cut off, until its lease's signal says stop (invariant 2).
     this.ctx.pool.linger(target, (factor + 1) * this.ctx.sessionTimeoutMs);
@@ -182,12 +191,23 @@ export class FaultInjector {
     this.record(kind, start, Number(monotonicNs()), { w: target.w, inc: target.inc, note });
   }
 
-  /** A live worker right as it reaches `step` of a section: a random slot first, then whichever comes. */
+  /**
+   * A live worker right as it reaches `step` of a section: a random slot first, then whichever comes;
+   * preferably one that also holds a read/write lock or semaphore permits then (their holds meet
+   * the fault too), else any.
+   */
   private async holder(step: SectionStep = 'entered'): Promise<Incarnation | undefined> {
     const slots = this.ctx.pool.live().map((incarnation) => incarnation.w);
     if (slots.length === 0) return undefined;
-    const preferred = await this.ctx.pool.nextSectionStep(step, this.ctx.rng.pick(slots), ENTRY_WAIT_MS);
-    return preferred ?? (await this.ctx.pool.nextSectionStep(step, undefined, ENTRY_WAIT_MS));
+    const slot = this.ctx.rng.pick(slots);
+    const holdsMore = (incarnation: Incarnation) => incarnation.recipes.size > 0;
+    const { pool } = this.ctx;
+    return (
+      (await pool.nextSectionStep(step, slot, RECIPE_WAIT_MS, holdsMore)) ??
+      (await pool.nextSectionStep(step, undefined, RECIPE_WAIT_MS, holdsMore)) ??
+      (await pool.nextSectionStep(step, slot, ENTRY_WAIT_MS)) ??
+      (await pool.nextSectionStep(step, undefined, ENTRY_WAIT_MS))
+    );
   }
 
   private readonly record: FaultRecord = (kind, start, end, detail) => {

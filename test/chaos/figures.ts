@@ -54,7 +54,7 @@ export function formatReport(report: RunReport): string {
   const total = Object.values(violationCounts).reduce((a, b) => a + b, 0);
   const rows: [string, string][] = [
     ['run', `seed ${report.seed}, ${report.durationS} s of faults, ${report.workers} workers, session timeout ${report.sessionTimeoutMs} ms, ${report.wallClockS} s in all`],
-    ['acquisitions', `${f.acquisitions} (sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
+    ['acquisitions', `${f.acquisitions} (by lock sets ${f.acquisitionsBySets}; sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
     ['store ops', `accepted ${f.storeAccepted}, refused as stale ${f.storeRejectedStale}, accepted late but in token order ${f.storeLateAccepted}`],
     ['leader heartbeats', `accepted ${f.beatsAccepted}, refused as stale ${f.beatsRejectedStale}; leadership terms ${f.leaderTerms}`],
     ['faults', list(report.faults)],
@@ -64,6 +64,11 @@ export function formatReport(report: RunReport): string {
     ['wipes', `${f.wipes} (interrupted sections erased ${f.sectionsWiped}, their increments lost ${f.incrementsLostToWipe})`],
     ['oversize', `attempts ${f.oversizeAttempts}, refused as too large ${f.oversizeRefused}`],
     ['server 255', `sessions created by it ${f.sessionsOfServer255}`],
+    ['lock sets', `calls ${f.setCalls} (completed ${f.setsCompleted}), grants of their locks ${f.setHolds}`],
+    ['read/write', `reads ${f.readHolds}, writes ${f.writeHolds}, most readers at once ${f.maxConcurrentReaders}`],
+    ['semaphore', `grants ${f.semaphoreHolds} (of 2+ permits ${f.semaphoreMultiPermitHolds}), most permits held at once ${f.maxPermitsHeld} of ${f.semaphoreCapacity}`],
+    ['workload calls', `busy tries ${f.busyTries}, excused overlaps ${f.excusedRecipeOverlaps} (frozen holder); failed: ${list(f.recipeCallsFailed)}`],
+    ['workload holds ended', `by faults: ${list(f.recipeHoldsLost)}`],
     ['counter', `${f.finalCounter}`],
     ['worker errors', list(f.workerErrors)],
     ['violations', `${total === 0 ? 'none: ' : ''}${list(violationCounts)}`],

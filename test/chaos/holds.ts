@@ -15,7 +15,12 @@
  *
  * Frozen windows: a process that cannot run (SIGSTOP, or its event loop blocked by the block-worker
  * fault) cannot report that it lost a lock or leadership; overlaps with it are excused (checker.ts).
+ *
+ * The holds here are the counter lock's: its `@WithLock` sections and the lock sets (`withLocks`)
+ * that name it. A set's call is its `call` line (its want), its body lines are its activity, its
+ * `call-done` its outcome. The other locks of the workloads are reconstructed in recipe-holds.ts.
  */
+import { COUNTER_KEY } from './chaos-names.js';
 import type { DriverEvent, WorkerEvent } from './event-log.js';
 
 export type IncarnationKey = `${number}.${number}`;
@@ -49,6 +54,8 @@ export interface Hold {
   outcomeUnknown: boolean;
   /** Error name when the call threw. */
   error?: string;
+  /** The lock set (`withLocks` call) this hold belongs to; undefined for a `@WithLock` section. */
+  readonly call?: number;
   /** Repairs this holder ran: `recovered` lines. */
   readonly recoveries: { interrupted: string; at: number; repaired: boolean; checkpoint?: number }[];
   /** `v` of the checkpoints it logged. */
@@ -126,30 +133,69 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
     let hold: Hold | undefined;
     let lastActivity = 0;
     let wantAt: number | undefined;
+    /** The lock set whose want `wantAt` is (undefined: a `@WithLock` section's). */
+    let wantCall: number | undefined;
     let leader: LeaderInterval | undefined;
     const closeHold = (end: number, kind: Hold['endKind']) => {
       if (!hold || hold.endKind !== 'open') return;
       hold.end = end;
       hold.endKind = kind;
     };
+    /** The locked call that holds `hold` ended (a section's `done`, a set's `call-done`). */
+    const settle = (held: Hold, ok: boolean, error: string | undefined) => {
+      if (held.completed || held.error !== undefined) return;
+      if (ok) held.completed = true;
+      else held.error = error ?? 'Error';
+      // The body ran to its end and the completion write then died with the connection: it may
+      // have been applied (ready) or not (dirty, the next holder repairs). The logs cannot tell.
+      if (held.exitedCleanly && /^ZooKeeperError:(CONNECTIONLOSS|OPERATIONTIMEOUT)$/.test(held.error ?? '')) held.outcomeUnknown = true;
+      // The lease was lost only after the body ended: the completion write had gone out (it
+      // rides through a dropped connection) and may have landed before the session came back
+      // or went; the call says LockLostError either way (it cannot vouch for exclusivity).
+      if (held.exitedCleanly && held.error === 'LockLostError' && held.endKind === 'lost' && held.exitAt !== undefined && held.end > held.exitAt) held.outcomeUnknown = true;
+    };
+    /** Lines of other locks (sets, read/write, semaphore: recipe-holds.ts) are not the counter's. */
+    const counterLine = (event: { lock?: string }) => event.lock === undefined || event.lock === COUNTER_KEY;
     for (const event of events) {
       switch (event.ev) {
         case 'want':
           wantAt = event.t;
+          wantCall = undefined;
+          break;
+        case 'call':
+          if (!event.locks.includes(COUNTER_KEY)) break;
+          wantAt = event.t;
+          wantCall = event.call;
           break;
         case 'acquired':
+          if (!counterLine(event)) break;
           closeHold(lastActivity, 'released'); // a grant before the last hold's release line: should not happen
-          hold = { w: event.w, inc: event.inc, token: event.token, era: eraAt(event.t), wantAt: wantAt ?? event.t, acquiredAt: event.t, end: endOfLife, endKind: 'open', completed: false, exitedCleanly: false, outcomeUnknown: false, recoveries: [], checkpoints: [] };
+          hold = { w: event.w, inc: event.inc, token: event.token, era: eraAt(event.t), wantAt: wantAt ?? event.t, acquiredAt: event.t, end: endOfLife, endKind: 'open', completed: false, exitedCleanly: false, outcomeUnknown: false, ...(event.call !== undefined && { call: event.call }), recoveries: [], checkpoints: [] };
           holds.push(hold);
           if (wantAt !== undefined) waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: true });
           wantAt = undefined;
+          wantCall = undefined;
           lastActivity = event.t;
           break;
         case 'lost':
-          if (hold?.token === event.token) closeHold(event.t, 'lost');
+          if (counterLine(event) && hold?.token === event.token) closeHold(event.t, 'lost');
           break;
         case 'released':
-          if (hold?.token === event.token) closeHold(lastActivity, 'released');
+          if (counterLine(event) && hold?.token === event.token) closeHold(lastActivity, 'released');
+          break;
+        case 'body':
+        case 'body-work':
+        case 'body-end':
+          if (hold !== undefined && hold.call === event.call) lastActivity = event.t;
+          break;
+        case 'call-done':
+          if (wantAt !== undefined && wantCall === event.call) {
+            waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: false }); // the set failed before the counter's grant
+            wantAt = undefined;
+            wantCall = undefined;
+          } else if (hold !== undefined && hold.call === event.call) {
+            settle(hold, event.ok, event.error);
+          }
           break;
         case 'enter':
         case 'checkpoint':
@@ -172,16 +218,8 @@ export function reconstruct(workers: readonly WorkerEvent[], driver: readonly Dr
           if (wantAt !== undefined) {
             waits.push({ w: event.w, inc: event.inc, wantAt, until: event.t, granted: false }); // failed before any grant
             wantAt = undefined;
-          } else if (hold && hold.completed === false && hold.error === undefined) {
-            if (event.ok) hold.completed = true;
-            else hold.error = event.error ?? 'Error';
-            // The body ran to its end and the completion write then died with the connection: it may
-            // have been applied (ready) or not (dirty, the next holder repairs). The logs cannot tell.
-            if (hold.exitedCleanly && /^ZooKeeperError:(CONNECTIONLOSS|OPERATIONTIMEOUT)$/.test(hold.error ?? '')) hold.outcomeUnknown = true;
-            // The lease was lost only after the body ended: the completion write had gone out (it
-            // rides through a dropped connection) and may have landed before the session came back
-            // or went; the call says LockLostError either way (it cannot vouch for exclusivity).
-            if (hold.exitedCleanly && hold.error === 'LockLostError' && hold.endKind === 'lost' && hold.exitAt !== undefined && hold.end > hold.exitAt) hold.outcomeUnknown = true;
+          } else if (hold && hold.call === undefined) {
+            settle(hold, event.ok, event.error);
           }
           break;
         case 'leader':

@@ -3,7 +3,7 @@
  * and the driver would have logged, in ms from 0 (stored as ns like the real logs).
  */
 import type { CheckInput, RunEnd } from './checker.js';
-import type { DriverEvent, FaultKind, StoreOp, WorkerEvent } from './event-log.js';
+import type { DriverEvent, FaultKind, RecipeWhat, StoreOp, WorkerEvent } from './event-log.js';
 
 type WorkerLine = WorkerEvent extends infer E ? (E extends unknown ? Omit<E, 't' | 'w' | 'inc'> : never) : never;
 
@@ -27,6 +27,27 @@ export interface SectionPlan {
   repairs?: { interrupted: string; checkpoint?: number; repaired: boolean; at: number }[];
   /** Store verdict of its write. */
   refused?: 'stale' | 'cas';
+}
+
+/** One call of the lock-set, read/write or semaphore workload (ms). */
+export interface CallPlan {
+  what: RecipeWhat;
+  /** The locks it is granted (`lockKey` -> token), in grant order. */
+  grants: Record<string, string>;
+  /** Its `call` line (default: at `acquired`). */
+  want?: number;
+  /** When its grants are logged (one after the other, 0.01 ms apart); omitted: never granted. */
+  acquired?: number;
+  /** Its body's first and last line; omitted: its fn never ran. */
+  body?: [number, number];
+  /** `lost` lines of every grant; `released` lines of every grant. */
+  lost?: number;
+  released?: number;
+  /** The call's outcome (`call-done`); omitted: it never returned (killed). */
+  outcome?: 'ok' | string;
+  /** A semaphore call's permits. */
+  take?: number;
+  permits?: number;
 }
 
 export class Scenario {
@@ -100,6 +121,29 @@ export class Scenario {
     if (plan.outcome !== undefined) {
       const at = Math.max(plan.released ?? 0, plan.lost ?? 0, plan.exit ?? 0) + 0.1;
       this.log(w, inc, at, plan.outcome === 'ok' ? { ev: 'done', ok: true } : { ev: 'done', ok: false, error: plan.outcome });
+    }
+    return this;
+  }
+
+  /** Call `id` of worker w.inc of a workload (`what`), logged as chaos-worker.ts logs it. */
+  call(w: number, inc: number, id: number, plan: CallPlan): this {
+    const locks = Object.keys(plan.grants);
+    const permits = plan.what === 'semaphore' ? { take: plan.take ?? 1, permits: plan.permits ?? 3 } : {};
+    this.log(w, inc, plan.want ?? plan.acquired ?? 0, { ev: 'call', call: id, what: plan.what, locks, ...permits });
+    if (plan.acquired !== undefined) {
+      locks.forEach((lock, i) => this.log(w, inc, plan.acquired! + 0.01 * i, { ev: 'acquired', token: plan.grants[lock]!, lock, call: id }));
+    }
+    if (plan.body) {
+      this.log(w, inc, plan.body[0], { ev: 'body', call: id, tokens: plan.grants });
+      this.log(w, inc, plan.body[1], { ev: 'body-end', call: id });
+    }
+    for (const lock of plan.acquired === undefined ? [] : locks) {
+      if (plan.lost !== undefined) this.log(w, inc, plan.lost, { ev: 'lost', token: plan.grants[lock]!, reason: 'test', lock, call: id });
+      if (plan.released !== undefined) this.log(w, inc, plan.released, { ev: 'released', token: plan.grants[lock]!, lock, call: id });
+    }
+    if (plan.outcome !== undefined) {
+      const at = Math.max(plan.released ?? 0, plan.lost ?? 0, plan.body?.[1] ?? 0, plan.acquired ?? 0, plan.want ?? 0) + 0.1;
+      this.log(w, inc, at, plan.outcome === 'ok' ? { ev: 'call-done', call: id, ok: true, ran: plan.body !== undefined } : { ev: 'call-done', call: id, ok: false, ran: plan.body !== undefined, error: plan.outcome });
     }
     return this;
   }

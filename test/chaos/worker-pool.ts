@@ -25,6 +25,8 @@ export interface Incarnation {
   /** Token of the section it reported entering and has not left. */
   section: string | undefined;
   leading: boolean;
+  /** The set, read/write and semaphore calls whose body runs now (call id -> what). */
+  readonly recipes: Map<number, string>;
 }
 
 export type SectionStep = 'entered' | 'checkpointed';
@@ -79,6 +81,7 @@ export class WorkerPool {
           incarnation.alive = false;
           incarnation.section = undefined;
           incarnation.leading = false;
+          incarnation.recipes.clear();
           this.options.log.write({ ev: 'exit', w, inc, pid: child.pid, code, signal, killed: incarnation.killed });
           resolve();
         });
@@ -87,8 +90,9 @@ export class WorkerPool {
       killed: false,
       section: undefined,
       leading: false,
+      recipes: new Map(),
     };
-    child.on('message', (message: { type: string; token?: string; value?: boolean }) => {
+    child.on('message', (message: { type: string; token?: string; value?: boolean; call?: number; what?: string }) => {
       switch (message.type) {
         case 'store': {
           const reply = this.options.store.handle(w, inc, message as unknown as StoreRequest);
@@ -110,6 +114,12 @@ export class WorkerPool {
         case 'leader':
           incarnation.leading = message.value === true;
           return;
+        case 'recipe-held':
+          incarnation.recipes.set(message.call!, message.what!);
+          return;
+        case 'recipe-free':
+          incarnation.recipes.delete(message.call!);
+          return;
       }
     });
     this.options.log.write({ ev: 'spawn', w, inc, pid: child.pid });
@@ -119,12 +129,13 @@ export class WorkerPool {
 
   /**
    * The next incarnation to report `step` of a section (entered it, or checkpointed in it): of slot
-   * `w` if given, else of any slot. Undefined when none does within `timeoutMs`.
+   * `w` if given, else of any slot, and for which `accept` says yes at that moment. Undefined when
+   * none does within `timeoutMs`.
    */
-  nextSectionStep(step: SectionStep, w: number | undefined, timeoutMs: number): Promise<Incarnation | undefined> {
+  nextSectionStep(step: SectionStep, w: number | undefined, timeoutMs: number, accept: (incarnation: Incarnation) => boolean = () => true): Promise<Incarnation | undefined> {
     return new Promise((resolve) => {
       const wake = (incarnation: Incarnation, reached: SectionStep) => {
-        if (reached !== step || (w !== undefined && incarnation.w !== w)) return;
+        if (reached !== step || (w !== undefined && incarnation.w !== w) || !accept(incarnation)) return;
         finish(incarnation);
       };
       const timer = setTimeout(() => finish(undefined), timeoutMs);
