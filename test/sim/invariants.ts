@@ -56,8 +56,22 @@ interface Section {
   maybeRepaired?: boolean;
 }
 
+/** How much revocation a schedule saw (the runner sums them): requests sent and what they marked, and the holders that heard. */
+export interface RevocationCounts {
+  releaseRequests: number;
+  /** Release requests answered with a holder marked. */
+  holdersAsked: number;
+  /** `releaseRequested` aborts (a holder that reads it was told). */
+  releaseAborts: number;
+  stepDownRequests: number;
+  /** Step-down requests answered with a leader marked. */
+  leadersAsked: number;
+  stepDowns: number;
+}
+
 export class Invariants {
   readonly violations: Violation[] = [];
+  readonly revocations: RevocationCounts = { releaseRequests: 0, holdersAsked: 0, releaseAborts: 0, stepDownRequests: 0, leadersAsked: 0, stepDowns: 0 };
   private readonly leases = new Map<string, Set<WatchedLease>>();
   private readonly lastGrant = new Map<string, bigint>();
   /** The leases of each read/write lock, with their mode. */
@@ -354,6 +368,8 @@ export class Invariants {
   revocationSent(target: string, process: string): RevocationRequest {
     const request: RevocationRequest = { target, process, sentAt: this.now() };
     this.requests.push(request);
+    if (target.startsWith('election:')) this.revocations.stepDownRequests++;
+    else this.revocations.releaseRequests++;
     return request;
   }
 
@@ -362,7 +378,13 @@ export class Invariants {
     if (request.settledAt !== undefined) return; // its process crashed meanwhile: counted as failed
     request.settledAt = this.now();
     request.asked = asked;
-    if (asked && request.target.startsWith('election:')) this.askedLeaders.push({ node: asked.node, sessionId: asked.sessionId, at: this.now() });
+    if (!asked) return;
+    if (request.target.startsWith('election:')) {
+      this.revocations.leadersAsked++;
+      this.askedLeaders.push({ node: asked.node, sessionId: asked.sessionId, at: this.now() });
+    } else {
+      this.revocations.holdersAsked++;
+    }
   }
 
   /** The request failed (or its process died with it in flight): its mark may have landed, on a node it never named. */
@@ -384,6 +406,7 @@ export class Invariants {
   releaseRequestedAborted(lock: string, lease: WatchedLease, reasonNode: string | undefined): void {
     const node = lease.node;
     if (!node) return;
+    this.revocations.releaseAborts++;
     const who = `${lease.process} (token ${lease.token}, ${node.path})`;
     if (reasonNode !== node.path) {
       this.violate('unrequested-release', `${lock}: the releaseRequested of ${who} aborted with a reason that names ${reasonNode ?? 'no node'}`);
@@ -434,6 +457,7 @@ export class Invariants {
    * identity), or is still unanswered, or failed.
    */
   steppedDown(election: string, process: string, token: bigint): void {
+    this.revocations.stepDowns++;
     const asked = this.requests.some((r) => r.target === `election:${election}` && (r.settledAt === undefined || r.failed || r.asked?.identity === process));
     if (!asked) this.violate('unrequested-step-down', `${election}: ${process} stepped down (token ${token}) though no step-down request marked its node`);
   }

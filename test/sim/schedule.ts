@@ -9,7 +9,7 @@ import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { Invariants, type Violation } from './invariants.js';
+import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
 import { ELECTION, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
@@ -63,6 +63,7 @@ export interface ScheduleResult {
   readonly steps: number;
   readonly simulatedMs: number;
   readonly faults: Partial<Record<FaultKind, number>>;
+  readonly revocations: RevocationCounts;
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
@@ -194,7 +195,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   for (const node of ephemerals()) invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
   for (const id of sessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
 
-  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults };
+  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
 }
 
 interface FaultContext {
