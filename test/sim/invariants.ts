@@ -16,6 +16,28 @@ export interface WatchedLease {
   readonly process: string;
   readonly token: bigint;
   readonly isHeld: () => boolean;
+  /**
+   * A plain lock's lease (the locks whose holders are asked to let go): its queue node and the
+   * session that owns it, and when its call began (see `revocationFailed`).
+   */
+  readonly node?: { readonly path: string; readonly sessionId: string; readonly callStartedAt: number };
+}
+
+/**
+ * One request to let go (`requestRelease` of a lock, `requestStepDown` of the election), from
+ * the moment it was sent: whom it asked once answered, or that it failed (its mark may have landed
+ * anyway, on a node it never named).
+ */
+export interface RevocationRequest {
+  /** The lock's name, or `election:<name>`. */
+  readonly target: string;
+  readonly process: string;
+  readonly sentAt: number;
+  /** When it settled (answered or failed); undefined while in flight. */
+  settledAt?: number;
+  /** Whom it marked; null when it marked nobody (`requested: false`). */
+  asked?: { readonly node: string; readonly sessionId: string; readonly identity: string | null } | null;
+  failed?: boolean;
 }
 
 /** A guarded section's life, keyed by `${lock}#${token}` (locks) or `${election}#${token}#${n}` (leader sections). */
@@ -34,8 +56,22 @@ interface Section {
   maybeRepaired?: boolean;
 }
 
+/** How much revocation a schedule saw (the runner sums them): requests sent and what they marked, and the holders that heard. */
+export interface RevocationCounts {
+  releaseRequests: number;
+  /** Release requests answered with a holder marked. */
+  holdersAsked: number;
+  /** `releaseRequested` aborts (a holder that reads it was told). */
+  releaseAborts: number;
+  stepDownRequests: number;
+  /** Step-down requests answered with a leader marked. */
+  leadersAsked: number;
+  stepDowns: number;
+}
+
 export class Invariants {
   readonly violations: Violation[] = [];
+  readonly revocations: RevocationCounts = { releaseRequests: 0, holdersAsked: 0, releaseAborts: 0, stepDownRequests: 0, leadersAsked: 0, stepDowns: 0 };
   private readonly leases = new Map<string, Set<WatchedLease>>();
   private readonly lastGrant = new Map<string, bigint>();
   /** The leases of each read/write lock, with their mode. */
@@ -50,11 +86,22 @@ export class Invariants {
   private lastLeaderToken: bigint | undefined;
   /** Counts the wipes of the ensemble (see `newEra`). */
   private era = 0;
+  /** Release and step-down requests sent (of this era, and any still in flight). */
+  private requests: RevocationRequest[] = [];
+  /** Election nodes whose leader was asked to step down: each must go (see `askedLeadersRemaining`). */
+  private askedLeaders: { readonly node: string; readonly sessionId: string; readonly at: number }[] = [];
+  /** The owner (hex session id) of a node in the leader's tree, if it exists; set by the schedule. */
+  private nodeOwner: ((path: string) => string | undefined) | undefined;
 
   constructor(
     private readonly now: () => number,
     private readonly trace?: (text: string) => void,
   ) {}
+
+  /** Lets the checks read the ensemble's (the leader's) tree. */
+  readTree(nodeOwner: (path: string) => string | undefined): void {
+    this.nodeOwner = nodeOwner;
+  }
 
   violate(rule: string, message: string): void {
     this.violations.push({ rule, at: this.now(), message });
@@ -93,6 +140,8 @@ export class Invariants {
     for (const held of this.shared.values()) for (const lease of held.keys()) if (lease.process === process) held.delete(lease);
     for (const { held } of this.permitLeases.values()) for (const lease of held.keys()) if (lease.process === process) held.delete(lease);
     this.leaders.delete(process);
+    // Its requests in flight may still land (what reached the server before the crash): failed now.
+    for (const request of this.requests) if (request.process === process && request.settledAt === undefined) this.revocationFailed(request);
   }
 
   private checkExclusive(lock: string): void {
@@ -308,6 +357,120 @@ export class Invariants {
     this.permitLeases.clear();
     this.sections.clear();
     this.lastLeaderToken = undefined;
+    // Paths and session ids start over: only a request still in flight can mark a node of the new era.
+    this.requests = this.requests.filter((request) => request.settledAt === undefined);
+    this.askedLeaders = [];
+  }
+
+  // ---------------------------------------------------------------- revocation (release and step-down requests)
+
+  /** A request to let go of `target` (a lock's name, or `election:<name>`) was sent by `process`. */
+  revocationSent(target: string, process: string): RevocationRequest {
+    const request: RevocationRequest = { target, process, sentAt: this.now() };
+    this.requests.push(request);
+    if (target.startsWith('election:')) this.revocations.stepDownRequests++;
+    else this.revocations.releaseRequests++;
+    return request;
+  }
+
+  /** The request was answered: it marked `asked`'s node, or (null) nobody's. */
+  revocationAnswered(request: RevocationRequest, asked: NonNullable<RevocationRequest['asked']> | null): void {
+    if (request.settledAt !== undefined) return; // its process crashed meanwhile: counted as failed
+    request.settledAt = this.now();
+    request.asked = asked;
+    if (!asked) return;
+    if (request.target.startsWith('election:')) {
+      this.revocations.leadersAsked++;
+      this.askedLeaders.push({ node: asked.node, sessionId: asked.sessionId, at: this.now() });
+    } else {
+      this.revocations.holdersAsked++;
+    }
+  }
+
+  /** The request failed (or its process died with it in flight): its mark may have landed, on a node it never named. */
+  revocationFailed(request: RevocationRequest): void {
+    if (request.settledAt !== undefined) return;
+    request.settledAt = this.now();
+    request.failed = true;
+  }
+
+  /**
+   * **Asked before told.** A lease's `releaseRequested` aborts only once a request targeted its
+   * holder: its reason is a `ReleaseRequestedError` that names the lease's own node, and a request
+   * to release that lock was sent before the abort that marked that very node (same path, same
+   * session), or is still unanswered, or failed after the lease's call began (a failed request's
+   * mark may have landed on whichever node headed the queue then, which its getData saw, so one
+   * made before it failed). `reasonNode`: the node the abort's reason names (undefined: the reason
+   * is not a `ReleaseRequestedError`).
+   */
+  releaseRequestedAborted(lock: string, lease: WatchedLease, reasonNode: string | undefined): void {
+    const node = lease.node;
+    if (!node) return;
+    this.revocations.releaseAborts++;
+    const who = `${lease.process} (token ${lease.token}, ${node.path})`;
+    if (reasonNode !== node.path) {
+      this.violate('unrequested-release', `${lock}: the releaseRequested of ${who} aborted with a reason that names ${reasonNode ?? 'no node'}`);
+      return;
+    }
+    const asked = this.requests.some(
+      (r) =>
+        r.target === lock &&
+        (r.settledAt === undefined || (r.failed && r.settledAt >= node.callStartedAt) || (r.asked?.node === node.path && r.asked.sessionId === node.sessionId)),
+    );
+    if (!asked) this.violate('unrequested-release', `${lock}: the releaseRequested of ${who} aborted, but no request to release ${lock} marked its node`);
+  }
+
+  /**
+   * **Held until its call ends** (the holder's side of "never released on its behalf"): a plain
+   * lock's lease still answers `isHeld` when its call's `fn` ends, unless its session counted as
+   * lost (or in doubt) meanwhile, or its process began shutting down (`excused`). Nothing ends a
+   * holding on request: a holder that did not read `releaseRequested` keeps the lock for as long as
+   * its call runs, and one that read it ends its call itself.
+   */
+  callEnded(lock: string, lease: WatchedLease, excused: boolean): void {
+    if (excused || !this.leases.get(lock)?.has(lease) || lease.isHeld()) return;
+    this.violate('released-on-behalf', `${lock}: the lease of ${lease.process} (token ${lease.token}) was no longer held when its call's fn ended, though its session was never lost`);
+  }
+
+  /**
+   * **Never released on the holder's behalf** (checked after every step, for plain locks): while a
+   * lease answers `isHeld`, its queue node exists in the leader's tree, owned by its session. A
+   * request only marks the node; nothing but the holder's own release or the end of its session
+   * (and `isHeld` answers false before the server could end it) removes it.
+   */
+  private checkNodeKept(lock: string): void {
+    const nodeOwner = this.nodeOwner;
+    const held = this.leases.get(lock);
+    if (!nodeOwner || !held) return;
+    for (const lease of held) {
+      if (!lease.node || !lease.isHeld()) continue;
+      const owner = nodeOwner(lease.node.path);
+      if (owner === lease.node.sessionId) continue;
+      this.violate('released-on-behalf', `${lock}: ${lease.process} (token ${lease.token}) holds, but its node ${lease.node.path} ${owner === undefined ? 'is gone' : `belongs to session 0x${owner}`}`);
+      held.delete(lease); // report once
+    }
+  }
+
+  /**
+   * **Step-down only when asked.** A leader steps down (`leadership.step-down`) only once a
+   * step-down request of its election was sent that marked its node (the node carries its
+   * identity), or is still unanswered, or failed.
+   */
+  steppedDown(election: string, process: string, token: bigint): void {
+    this.revocations.stepDowns++;
+    const asked = this.requests.some((r) => r.target === `election:${election}` && (r.settledAt === undefined || r.failed || r.asked?.identity === process));
+    if (!asked) this.violate('unrequested-step-down', `${election}: ${process} stepped down (token ${token}) though no step-down request marked its node`);
+  }
+
+  /**
+   * **Step-down liveness** (checked once the faults are over, see `simulate`): the node of every
+   * leader that was asked to step down goes within a bound: the leader stepped down and deleted it,
+   * or its session ended. Returns those still in the leader's tree, owned by the same session.
+   */
+  askedLeadersRemaining(): readonly { readonly node: string; readonly sessionId: string; readonly at: number }[] {
+    const nodeOwner = this.nodeOwner;
+    if (!nodeOwner) return [];
+    return this.askedLeaders.filter((asked) => nodeOwner(asked.node) === asked.sessionId);
   }
 
   // ---------------------------------------------------------------- leadership
@@ -332,7 +495,10 @@ export class Invariants {
 
   /** After every step. */
   checkStep(): void {
-    for (const lock of this.leases.keys()) this.checkExclusive(lock);
+    for (const lock of this.leases.keys()) {
+      this.checkExclusive(lock);
+      this.checkNodeKept(lock);
+    }
     for (const lock of this.shared.keys()) this.checkReadWrite(lock);
     for (const semaphore of this.permitLeases.keys()) this.checkPermits(semaphore);
     let leaders: string[] | undefined;

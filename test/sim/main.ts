@@ -50,6 +50,7 @@ async function explore(): Promise<number> {
   let schedules = 0;
   let steps = 0;
   let simulatedMs = 0;
+  const revocations = { releaseRequests: 0, holdersAsked: 0, releaseAborts: 0, stepDownRequests: 0, leadersAsked: 0, stepDowns: 0 };
   const failures: ScheduleResult[] = [];
   const label = args.appliedMutant ? `mutant ${args.appliedMutant}` : 'main';
   console.log(`simulation (${label}): seeds from ${first}, for ${args.duration} s${args.faults ? `, faults ${args.faults.join(',')}` : ''}`);
@@ -59,6 +60,7 @@ async function explore(): Promise<number> {
     steps += result.steps;
     simulatedMs += result.simulatedMs;
     for (const [kind, n] of Object.entries(result.faults)) faults[kind as FaultKind] = (faults[kind as FaultKind] ?? 0) + n;
+    for (const key of Object.keys(revocations) as (keyof typeof revocations)[]) revocations[key] += result.revocations[key];
     if (result.violations.length > 0) {
       failures.push(result);
       const v = result.violations[0]!;
@@ -69,6 +71,8 @@ async function explore(): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   console.log(`schedules: ${schedules} (${(schedules / seconds).toFixed(1)}/s), steps: ${steps} (${Math.round(steps / seconds)}/s), simulated: ${(simulatedMs / 3_600_000).toFixed(2)} h in ${seconds.toFixed(1)} s`);
   console.log(`faults injected: ${FAULT_KINDS.filter((k) => faults[k]).map((k) => `${k} ${faults[k]}`).join(', ') || 'none'}`);
+  const r = revocations;
+  console.log(`revocation: ${r.releaseRequests} release requests (${r.holdersAsked} marked a holder), ${r.releaseAborts} holders told; ${r.stepDownRequests} step-down requests (${r.leadersAsked} marked a leader), ${r.stepDowns} step-downs`);
   if (failures.length === 0) {
     console.log('verdict: no violation');
     return args.appliedMutant ? 1 : 0;

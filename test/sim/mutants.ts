@@ -235,4 +235,74 @@ export const MUTANTS: readonly Mutant[] = [
       },
     ],
   },
+  {
+    // The mark of a release request (a setData on the holder's node) wakes the waiter that watches
+    // that node, as any data watch does: only the node's deletion may let it in.
+    name: 'mark-taken-for-departure',
+    defect:
+      "The predecessor wait takes a data change of the node it watches for its deletion, so a release or step-down request (a mark on the holder's node) counts as the holder's departure, and the participant standing by behind a marked leader is granted on the spot while the leader still leads (a lock's waiter lists the queue again and waits on): leaders never overlap.",
+    patches: [
+      {
+        file: 'recipes/queue/predecessor-wait.js',
+        find: "finish(undefined, event.type === 'deleted')",
+        replace: "finish(undefined, event.type === 'deleted' || event.type === 'changed')",
+      },
+    ],
+  },
+  {
+    // Revocation that does not trust the holder: the requester removes the holder's node instead of marking it.
+    name: 'request-deletes-holder',
+    defect:
+      "requestRelease (and requestStepDown) deletes the node at the head of the queue instead of marking it, releasing the lock on the holder's behalf: the next in line is granted while the holder, which has no watch on its own node unless it read releaseRequested, goes on holding: a holder's node stays until it releases or its session ends, no two holders of a lock.",
+    patches: [
+      {
+        file: 'recipes/queue/release-request.js',
+        find: 'const marked = await client.setData(node, data, -1);',
+        replace: 'await client.delete(node, -1);\n        const marked = { version: 1 };',
+      },
+    ],
+  },
+  {
+    // The step-down request is a data change: a leader that only listens for the change misses a mark made before its watch stood.
+    name: 'step-down-mark-before-watch-ignored',
+    defect:
+      "A new leader heeds a step-down request only when the watch on its node fires, not the mark already in the version its grant read (the watch inherited from the succession) nor the one its ownership check reads after a reconnection: asked before its watch stood, it never steps down: a leader asked to step down stops leading once the faults are over.",
+    patches: [
+      { file: 'recipes/election/leadership-term.js', find: 'if (watch.stepDownRequested)\n            this.hooks.stepDownRequested();', replace: '' },
+      { file: 'recipes/election/leadership-term.js', find: 'if (isReleaseRequested(stat) && !this.isOver)\n                this.hooks.stepDownRequested();', replace: '' },
+    ],
+  },
+  {
+    // An off-by-one in reading the mark: every node starts at data version 0.
+    name: 'unmarked-version-read-as-mark',
+    defect:
+      "A queue node's data version 0 (every node's at its creation) is taken for a release request: a holder's releaseRequested aborts on its first read, and a leader steps down at every ownership check, though nobody asked: releaseRequested aborts, and a leader steps down, only after a request marked its node.",
+    patches: [{ file: 'recipes/queue/release-request.js', find: 'return stat.version > 0;', replace: 'return stat.version >= 0;' }],
+  },
+  {
+    // Curator's Revocable as most use it: the revocation listener releases the lock itself.
+    name: 'released-when-asked',
+    defect:
+      "Once a holder that reads releaseRequested is asked to let go, the library releases its lease itself (as a revocation listener that calls release()) instead of leaving it to the holder: the lease ends while the locked call still runs, before it reached a safe point: a lease stays held until its own call ends or its session is lost.",
+    patches: [
+      {
+        file: 'recipes/lock/lock-client.js',
+        find: "if (requested() && this.events.wants('lock'))",
+        replace: "if (requested() && (void lease.release().catch(() => undefined), true) && this.events.wants('lock'))",
+      },
+    ],
+  },
+  {
+    // Step-down as resign(): the leader leaves for good.
+    name: 'step-down-without-rejoin',
+    defect:
+      'A leader asked to step down resigns and does not join again at the back: once every participant was asked, nobody takes part any more, and the election stays without a leader: once the faults are over, the election has a leader again.',
+    patches: [
+      {
+        file: 'recipes/election/leader-election.js',
+        find: 'done: participation.done.then(() => this.participate(controller.signal)) };',
+        replace: 'done: participation.done };',
+      },
+    ],
+  },
 ];

@@ -9,8 +9,8 @@ import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { Invariants, type Violation } from './invariants.js';
-import { SimProcess } from './sim-process.js';
+import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
+import { ELECTION, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
   'disconnect',
@@ -63,6 +63,7 @@ export interface ScheduleResult {
   readonly steps: number;
   readonly simulatedMs: number;
   readonly faults: Partial<Record<FaultKind, number>>;
+  readonly revocations: RevocationCounts;
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
@@ -104,6 +105,10 @@ export async function runSchedule(config: ScheduleConfig, trace?: (line: string)
 
 async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invariants: Invariants): Promise<ScheduleResult> {
   const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds });
+  invariants.readTree((path) => {
+    const node = ensemble.readNode(path);
+    return node && node.stat.ephemeralOwner.toString(16);
+  });
   const timeout = config.sessionTimeoutMs;
   const oversize = config.enabled.includes('oversize');
   const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
@@ -147,6 +152,19 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
     }
   }
 
+  // Step-down liveness: once the faults are over, every leader asked to step down stops leading
+  // within a bound (its node goes: it stepped down, or its session ended), and the election has a
+  // leader again among the processes that take part. The bound: pauses run out (2.5 timeouts),
+  // sessions come back or expire (2 timeouts), sections drain (drainTimeoutMs, 2 s), 5 s to spare.
+  const participants = () => live().filter((p) => p.participates);
+  const someoneLeads = () => participants().length === 0 || participants().some((p) => p.leads);
+  const leaderBound = 4.5 * timeout + 2000 + 5000;
+  await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => invariants.askedLeadersRemaining().length === 0 && someoneLeads() });
+  for (const asked of invariants.askedLeadersRemaining()) {
+    invariants.violate('step-down-liveness', `${asked.node} of session 0x${asked.sessionId}, asked to step down at ${(asked.at / 1000).toFixed(3)} s, is still there ${leaderBound} ms after the faults ended`);
+  }
+  if (!someoneLeads()) invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
+
   // Every call of a process has settled: no queue node of its session may remain in a lock's,
   // a read/write lock's or a semaphore's directory, nor a lease node among a semaphore's leases
   // (DESIGN §8.3), once the deletes that go on in the background (a semaphore's turnstile, a
@@ -177,7 +195,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   for (const node of ephemerals()) invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
   for (const id of sessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
 
-  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults };
+  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
 }
 
 interface FaultContext {

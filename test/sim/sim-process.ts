@@ -5,12 +5,17 @@
  * application does: guarded and plain locked calls with random hold times, checkpoints, time-outs,
  * aborts, try-once, re-entrant calls (awaited and forked), failing calls and recovery handlers,
  * lock sets, read and write calls on a read/write lock, semaphore calls taking one or two permits,
- * and leader sections of the default election. Everything it sees goes to the `Invariants`.
+ * leader sections of the default election, and requests to let go (`requestRelease` of a plain
+ * lock, `requestStepDown` of the election), which some locked calls heed by ending early and others
+ * never look for. Everything it sees goes to the `Invariants`.
  */
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { ReleaseRequestedError } from '../../src/errors/release-requested.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import type { ZkLockEventSink } from '../../src/observability/zk-lock-event.js';
 import type { LeaderSection } from '../../src/recipes/election/leader-work.js';
+import type { ReleaseRequest } from '../../src/recipes/queue/release-request.js';
 import type { InterruptedSection, RecoverySuccessor } from '../../src/recipes/ready/ready-state.js';
 import type { HeldLock } from '../../src/services/held-lock.js';
 import { LeaderService } from '../../src/services/leader.service.js';
@@ -22,7 +27,7 @@ import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import type { Invariants, WatchedLease } from './invariants.js';
+import type { Invariants, RevocationRequest, WatchedLease } from './invariants.js';
 
 /** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
 export const GUARDED_LOCK = 'orders';
@@ -34,6 +39,8 @@ export const RW_LOCK = 'catalog';
 export const SEMAPHORE = 'exports';
 export const SEMAPHORE_PERMITS = 2;
 export const ELECTION = 'main';
+/** The locks whose holders are asked to let go (`requestRelease` takes plain locks only, guarded or not). */
+export const REVOCABLE_LOCKS = [GUARDED_LOCK, PLAIN_LOCK, SET_LOCK] as const;
 export const SIM_ROOT = '/sim';
 
 export interface ProcessConfig {
@@ -77,6 +84,8 @@ export class SimProcess {
   private electionRepair: { interrupted: bigint; successor: bigint } | undefined;
   /** The token of the leadership last reported. */
   private reportedToken: bigint | undefined;
+  /** The `releaseRequested` signal of each lease whose call reads it (read, and listened to, once). */
+  private readonly releaseSignals = new WeakMap<WatchedLease, AbortSignal>();
   shutDown = false;
   crashed = false;
 
@@ -133,6 +142,16 @@ export class SimProcess {
     return this.session?.sessionId;
   }
 
+  /** Takes part in the election: started, and neither shutting down nor dead. */
+  get participates(): boolean {
+    return this.leader !== undefined && !this.closing && !this.crashed;
+  }
+
+  /** Reports leadership of the election. */
+  get leads(): boolean {
+    return this.leader?.isLeader === true;
+  }
+
   /** Its session says the connection is down (it stopped reporting leadership, with the default policy). */
   get knowsItIsDisconnected(): boolean {
     const state = this.session?.state;
@@ -165,7 +184,16 @@ export class SimProcess {
       if (lost || change.state === 'connected' || change.state === 'reconnected') this.sessionChanges.push({ at: this.scheduler.now, lost });
     });
     await this.track('connect', () => session.connect());
-    const backend = zooKeeperBackend(session, options);
+    // Leadership events: a step-down must follow a request (`Invariants.steppedDown`).
+    const events: ZkLockEventSink = {
+      wants: (channel) => channel === 'leadership',
+      emit: (channel, event) => {
+        if (channel !== 'leadership' || !('type' in event) || event.type !== 'leadership.step-down') return;
+        this.note(`steps down from ${event.election} (token ${event.token}): asked to`);
+        this.invariants.steppedDown(event.election, this.actor, event.token);
+      },
+    };
+    const backend = zooKeeperBackend(session, options, events);
     this.locks = new LockService(backend, options);
     this.leader = new LeaderService(backend, options);
     const leader = this.leader;
@@ -185,6 +213,7 @@ export class SimProcess {
     void this.lockLoop();
     void this.sharedLoop();
     void this.leaderLoop();
+    void this.revocationLoop();
   }
 
   private async lockLoop(): Promise<void> {
@@ -201,6 +230,15 @@ export class SimProcess {
       await this.sleep(this.random.between(0, 600));
       if (!this.running) return;
       await (this.random.chance(0.6) ? this.readWriteCall() : this.semaphoreCall()).catch(() => undefined);
+    }
+  }
+
+  /** Now and then, asks the holder of a plain lock to let go (three requests in four), or the leader to step down. */
+  private async revocationLoop(): Promise<void> {
+    while (this.running) {
+      await this.sleep(this.random.between(500, 8000));
+      if (!this.running) return;
+      await (this.random.chance(0.75) ? this.releaseRequestCall() : this.stepDownRequestCall()).catch(() => undefined);
     }
   }
 
@@ -239,6 +277,10 @@ export class SimProcess {
     const nested = r.chance(0.1);
     const forked = r.chance(0.08) ? r.between(0, holdMs + 300) : undefined;
     const oversize = guarded && r.chance(this.config.oversizeChance);
+    // Heeds a release request (ends early, returning): listening from the grant, or polling between steps; else never reads it.
+    const heeds = r.chance(0.35) ? (r.chance(0.5) ? 'listen' : 'poll') : undefined;
+    const callStartedAt = this.scheduler.now;
+    let grantedAt = 0;
     let lease: WatchedLease | undefined;
     let section: ReturnType<Invariants['sectionBegan']> | undefined;
     const call = { ended: false };
@@ -255,18 +297,32 @@ export class SimProcess {
         await body(lock);
       } finally {
         fnEndedAt = this.scheduler.now;
+        if (lease) this.invariants.callEnded(name, lease, this.mayHaveLostSession(grantedAt));
       }
     };
     const body = async (lock: HeldLock) => {
-      lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
-      this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}`);
+      grantedAt = this.scheduler.now;
+      lease = this.plainLease(lock, callStartedAt);
+      this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}${heeds ? ` (heeds a release request: ${heeds})` : ''}`);
       this.invariants.granted(name, lease);
       if (repairing !== undefined) this.invariants.repairRecorded(name, repairing, this.actor);
       if (guarded) section = this.invariants.sectionBegan(name, lock.fencingToken, this.actor);
       if (forked !== undefined) this.forkReentry(name, lease, call, forked);
+      const asked = heeds === 'listen' ? this.releaseRequested(name, lock, lease) : undefined;
+      let stoppedEarly = false;
       for (let step = 0; step < steps; step++) {
-        await this.sleep(holdMs / steps);
+        await (asked ? this.sleepUnless(holdMs / steps, [asked]) : this.sleep(holdMs / steps));
+        if (heeds && this.releaseRequested(name, lock, lease).aborted) {
+          // Asked to let go: stop at this safe point and return (withLock releases as usual).
+          stoppedEarly = true;
+          this.note(`ends its call of ${name} early (token ${lock.fencingToken}): asked to release`);
+          break;
+        }
         if (guarded) await lock.checkpoint(oversize && step === 0 ? { blob: 'x'.repeat(1_100_000) } : { step });
+      }
+      if (stoppedEarly) {
+        if (section) this.invariants.sectionFinished(section);
+        return;
       }
       if (nested) {
         const outer = lease;
@@ -306,6 +362,10 @@ export class SimProcess {
     const mode = r.float();
     const options: WithLocksOptions = mode < 0.15 ? { onBusy: r.chance(0.5) ? 'skip' : 'throw' } : mode < 0.45 ? { waitMs: r.between(50, 8000) } : {};
     const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+    // Some calls listen for a release request on either lock and then end early.
+    const heeds = r.chance(0.35);
+    const callStartedAt = this.scheduler.now;
+    let grantedAt = 0;
     const leases: { readonly name: string; readonly lease: WatchedLease }[] = [];
     let fnEndedAt: number | undefined;
     const settle = () => {
@@ -324,15 +384,24 @@ export class SimProcess {
         names,
         async (held) => {
           try {
+            grantedAt = this.scheduler.now;
             for (const lock of held) {
-              const lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+              const lease = this.plainLease(lock, callStartedAt);
               leases.push({ name: lock.name, lease });
               this.invariants.granted(lock.name, lease);
             }
-            this.note(`holds ${held.map((lock) => `${lock.name} (token ${lock.fencingToken})`).join(' and ')}`);
-            await this.sleep(holdMs);
+            this.note(`holds ${held.map((lock) => `${lock.name} (token ${lock.fencingToken})`).join(' and ')}${heeds ? ' (heeds a release request)' : ''}`);
+            if (!heeds) {
+              await this.sleep(holdMs);
+              return;
+            }
+            const asked = held.map((lock, i) => this.releaseRequested(lock.name, lock, leases[i]!.lease));
+            await this.sleepUnless(holdMs, asked);
+            const which = held.filter((_, i) => asked[i]!.aborted).map((lock) => lock.name);
+            if (which.length > 0) this.note(`ends its call of ${names.join(' and ')} early: asked to release ${which.join(' and ')}`);
           } finally {
             fnEndedAt = this.scheduler.now;
+            for (const { name, lease } of leases) this.invariants.callEnded(name, lease, this.mayHaveLostSession(grantedAt));
           }
         },
         options,
@@ -466,6 +535,69 @@ export class SimProcess {
     this.invariants.callSettled(name, this.actor, lostAt, lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now));
   }
 
+  /** The lease of a plain lock's call as the checker follows it, with its node (the revocation checks read the tree). */
+  private plainLease(lock: HeldLock, callStartedAt: number): WatchedLease {
+    const { lease } = lock;
+    return { process: this.actor, token: lock.fencingToken, isHeld: () => lease.isHeld, node: { path: lease.path, sessionId: lease.sessionId, callStartedAt } };
+  }
+
+  /**
+   * Reads the lease's `releaseRequested` (the first read arms its watch) and, the first time, tells
+   * the checker when it aborts: only a request may abort it (`Invariants.releaseRequestedAborted`).
+   */
+  private releaseRequested(name: string, lock: HeldLock, lease: WatchedLease): AbortSignal {
+    const known = this.releaseSignals.get(lease);
+    if (known) return known;
+    const signal = lock.releaseRequested;
+    this.releaseSignals.set(lease, signal);
+    const aborted = () => {
+      const reason: unknown = signal.reason;
+      this.note(`${name} (token ${lease.token}): release requested${reason instanceof ReleaseRequestedError ? '' : `, with ${describeError(reason)}`}`);
+      this.invariants.releaseRequestedAborted(name, lease, reason instanceof ReleaseRequestedError ? reason.node : undefined);
+    };
+    if (signal.aborted) aborted();
+    else signal.addEventListener('abort', aborted, { once: true });
+    return signal;
+  }
+
+  /** Its session counted as lost (or may have expired) since `since`, or it began shutting down: its leases may have ended. */
+  private mayHaveLostSession(since: number): boolean {
+    return this.closing || this.session?.mayHaveExpired === true || this.sessionLossAfter(since) !== undefined;
+  }
+
+  /** `requestRelease` of a plain lock, its answer told to the checker. */
+  private releaseRequestCall(): Promise<void> {
+    const name = this.random.pick(REVOCABLE_LOCKS);
+    return this.revocationCall(name, `requestRelease ${name}`, () => this.locks!.requestRelease(name));
+  }
+
+  /** `requestStepDown` of the election (this process may be its leader, or not take part any more). */
+  private stepDownRequestCall(): Promise<void> {
+    return this.revocationCall(`election:${ELECTION}`, `requestStepDown ${ELECTION}`, () => this.leader!.requestStepDown());
+  }
+
+  private revocationCall(target: string, what: string, send: () => Promise<ReleaseRequest>): Promise<void> {
+    let request: RevocationRequest | undefined;
+    return this.track(what, () => {
+      request = this.invariants.revocationSent(target, this.actor);
+      return send().then(
+        (asked) => {
+          this.note(
+            asked.requested
+              ? `${what}: asked ${asked.identity} (${asked.node}, session 0x${asked.sessionId})${asked.repeated ? ', asked before' : ''}`
+              : `${what}: asked nobody (${asked.reason})`,
+          );
+          this.invariants.revocationAnswered(request!, asked.requested ? { node: asked.node, sessionId: asked.sessionId, identity: asked.identity } : null);
+        },
+        (error: unknown) => {
+          this.note(`${what} failed: ${describeError(error)}`);
+          this.invariants.revocationFailed(request!);
+          this.expectLibraryError(error, what);
+        },
+      );
+    });
+  }
+
   /** A `withLock` of the same name started from a timer inside the locked call (a forked flow). */
   private forkReentry(name: string, outer: WatchedLease, call: { ended: boolean }, delayMs: number): void {
     setTimeout(() => {
@@ -565,5 +697,19 @@ export class SimProcess {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Sleeps `ms`, or less: until one of `signals` aborts. */
+  private sleepUnless(ms: number, signals: readonly AbortSignal[]): Promise<void> {
+    if (signals.some((signal) => signal.aborted)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        for (const signal of signals) signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      for (const signal of signals) signal.addEventListener('abort', done, { once: true });
+    });
   }
 }
