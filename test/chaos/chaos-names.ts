@@ -28,6 +28,8 @@ export const SEMAPHORE_PERMITS = 3;
 export const lockKey = (kind: 'lock' | 'rw' | 'semaphore', name: string): string =>
   `${kind === 'lock' ? 'locks' : kind === 'rw' ? 'rwlocks' : 'semaphores'}/${name}`;
 export const COUNTER_KEY = lockKey('lock', LOCK_NAME);
+/** How the event logs name the election (its directory relative to the root), as a target of step-down requests. */
+export const ELECTION_KEY = `elections/${ELECTION_NAME}`;
 
 /** The worker's configuration, passed as its one argument (JSON). */
 export interface WorkerConfig {

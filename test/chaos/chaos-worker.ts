@@ -15,6 +15,14 @@
  *   with a `waitMs`).
  * Their bodies linger like the section when the driver cuts or stops the worker (see `lingerUntil`).
  *
+ * Cooperative revocation: a request loop asks, every REQUEST_PAUSE_MS, for a release of the counter
+ * lock (`requestRelease`, whoever holds it: a section or a lock set) or, one time in
+ * STEP_DOWN_EVERY, for a step-down of the election (`requestStepDown`); each request and its reply
+ * (the node, identity and session it marked) are logged. WATCH_SHARE of the sections and of the
+ * sets that hold the counter read `releaseRequested` (logged with their node and session, and so is
+ * its abort) and work longer, in steps; asked, they end early at a safe point (see `increment`).
+ * The other holders never read it, and must keep the lock until their call ends.
+ *
  * The section deliberately does not look at `lock.signal` before writing: a holder that resumes
  * from a SIGSTOP, or that kept going while cut off, writes anyway, and the store's fencing is what
  * must refuse it. That is the case fencing tokens exist for.
@@ -43,8 +51,8 @@ import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ELECTION_NAME, LOCK_NAME, LOCK_SETS, lockKey, READ_WRITE_NAME, SEMAPHORE_NAME, SEMAPHORE_PERMITS, type WorkerConfig } from './chaos-names.js';
-import { EventLog, type RecipeWhat } from './event-log.js';
+import { COUNTER_KEY, ELECTION_KEY, ELECTION_NAME, LOCK_NAME, LOCK_SETS, lockKey, READ_WRITE_NAME, SEMAPHORE_NAME, SEMAPHORE_PERMITS, type WorkerConfig } from './chaos-names.js';
+import { EventLog, type RecipeWhat, type RequestWhat } from './event-log.js';
 import type { StoreCall, StoreReply } from './fenced-store.js';
 import { blockLoop, oversizeCheckpoint } from './worker-faults.js';
 
@@ -103,6 +111,43 @@ async function keepWorking(lock: HeldLock, token: string): Promise<void> {
 const randomInt = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
 /** One in SET_EVERY turns of the counter loop is a lock set. */
 const SET_EVERY = 6;
+/** Pause between two requests of this worker (ms); one in STEP_DOWN_EVERY is a step-down, the others a release of the counter lock. */
+const REQUEST_PAUSE_MS = [1000, 3000] as const;
+const STEP_DOWN_EVERY = 10;
+/** Share of the sections (and of the sets holding the counter) that read `releaseRequested`; of those asked after their checkpoint, the share that give up by throwing. */
+const WATCH_SHARE = 1 / 3;
+const ABANDON_SHARE = 1 / 4;
+/** A watching section works this many 20 ms steps after its checkpoint; a watching set's body lasts this long (ms). */
+const WATCHING_STEPS = [3, 12] as const;
+const WATCHING_SET_MS = [60, 240] as const;
+
+/**
+ * Reads `lock.releaseRequested` (its first read arms the watch on the holder's node), logging that
+ * with the node and session, and logs its abort. Returns the signal.
+ */
+function watchRelease(lock: HeldLock, call?: number): AbortSignal {
+  const holder = { token: lock.fencingToken.toString(), lock: keyOf(lock), ...(call !== undefined && { call }), node: lock.lease.path, sessionId: lock.lease.sessionId };
+  log.write({ ev: 'release-watch', ...holder });
+  const asked = lock.releaseRequested;
+  const seen = () => log.write({ ev: 'release-seen', ...holder, error: describe(asked.reason) });
+  if (asked.aborted) seen();
+  else asked.addEventListener('abort', seen, { once: true });
+  return asked;
+}
+
+/**
+ * A watching section's work after its checkpoint: `steps` steps of a store read and 20 ms, for as
+ * long as its lease says it holds. True when it stopped early because it was asked to let go.
+ */
+async function workInSteps(lock: HeldLock, token: string, asked: AbortSignal, steps: number): Promise<boolean> {
+  for (let i = 0; i < steps && lock.lease.isHeld; i++) {
+    if (asked.aborted) return true;
+    log.write({ ev: 'work', token });
+    await storeRead(token);
+    await sleep(20);
+  }
+  return asked.aborted;
+}
 
 /** The workload call (its id) that each lock is taken for right now: the library's events are tagged with it. */
 const callFor = new Map<string, number>();
@@ -132,16 +177,27 @@ async function workloadCall(what: RecipeWhat, keys: string[], details: Record<st
 /**
  * The body of a workload call, holding `held`: `step` (if any) before and after a short pause, and
  * while the driver cuts or stops this worker, more steps for as long as every lease says it is
- * held (a loss signalled late shows as a hold overlapping another).
+ * held (a loss signalled late shows as a hold overlapping another). With `asked` (a watched
+ * `releaseRequested`), the pause goes in 20 ms steps and ends early once it aborts.
  */
-async function holding(id: number, held: readonly HeldLock[], pauseMs: number, step?: () => Promise<void>): Promise<void> {
-  log.write({ ev: 'body', call: id, tokens: Object.fromEntries(held.map((lock) => [keyOf(lock), lock.fencingToken.toString()])) });
+async function holding(id: number, held: readonly HeldLock[], pauseMs: number, step?: () => Promise<void>, asked?: AbortSignal): Promise<void> {
+  log.write({ ev: 'body', call: id, tokens: Object.fromEntries(held.map((lock) => [keyOf(lock), lock.fencingToken.toString()])), nodes: Object.fromEntries(held.map((lock) => [keyOf(lock), lock.lease.path])) });
   // The driver prefers to cut, stop or kill a worker that holds one of these beside its section.
   notify({ type: 'recipe-held', call: id, what: held.length > 1 || held[0]?.kind === 'lock' ? 'set' : held[0]?.kind });
   let failure: unknown;
   try {
     await step?.();
-    await sleep(pauseMs);
+    if (asked) {
+      const until = Date.now() + pauseMs;
+      while (Date.now() < until && !asked.aborted) {
+        log.write({ ev: 'body-work', call: id });
+        await step?.();
+        await sleep(20);
+      }
+      if (asked.aborted) log.write({ ev: 'early-end', call: id, step: 'set' });
+    } else {
+      await sleep(pauseMs);
+    }
     while (Date.now() < lingerUntil && held.every((lock) => !lock.signal.aborted && lock.lease.isHeld)) {
       log.write({ ev: 'body-work', call: id });
       await step?.();
@@ -166,15 +222,27 @@ const faultIo = { log, notify, describe };
 class CounterWorker {
   constructor(private readonly locks: LockService) {}
 
+  /**
+   * One increment. A WATCH_SHARE of the sections read `releaseRequested` and then work longer, in
+   * steps after the checkpoint; asked to let go, they end at a safe point: before the checkpoint,
+   * with nothing done, they return (the section completes); after it, most skip the rest of their
+   * work, write their increment and return, and ABANDON_SHARE throw the request's reason instead,
+   * which leaves the section dirty: the next holder must repair the increment.
+   */
   @WithLock(LOCK_NAME, { recover: 'repair' })
   async increment(): Promise<void> {
     const lock = this.locks.current(LOCK_NAME)!;
     const token = lock.fencingToken.toString();
-    log.write({ ev: 'enter', token });
+    log.write({ ev: 'enter', token, node: lock.lease.path, sessionId: lock.lease.sessionId });
     notify({ type: 'in-section', token });
+    const asked = Math.random() < WATCH_SHARE ? watchRelease(lock) : undefined;
     let failure: unknown;
     try {
       const v = await storeRead(token);
+      if (asked?.aborted) {
+        log.write({ ev: 'early-end', token, step: 'before-checkpoint' });
+        return;
+      }
       await lock.checkpoint({ v });
       log.write({ ev: 'checkpoint', token, v });
       notify({ type: 'checkpointed' });
@@ -192,6 +260,11 @@ class CounterWorker {
       }
       await sleep(5 + Math.floor(Math.random() * 36)); // so that kills and stops land mid-section
       if (Date.now() < lingerUntil) await keepWorking(lock, token);
+      if (asked && (await workInSteps(lock, token, asked, randomInt(...WATCHING_STEPS)))) {
+        const abandon = Math.random() < ABANDON_SHARE;
+        log.write({ ev: 'early-end', token, step: abandon ? 'abandoned' : 'after-checkpoint' });
+        if (abandon) throw asked.reason;
+      }
       await storeWrite(token, v, 'section');
     } catch (error) {
       failure = error;
@@ -217,7 +290,9 @@ class CounterWorker {
           ran();
           const counter = held.find((lock) => lock.name === LOCK_NAME);
           const read = counter && (() => storeRead(counter.fencingToken.toString()).then(() => undefined));
-          return holding(id, held, randomInt(5, 40), read);
+          // Some sets that hold the counter lock look at release requests of it, and hold it longer.
+          const asked = counter && Math.random() < WATCH_SHARE ? watchRelease(counter, id) : undefined;
+          return holding(id, held, asked ? randomInt(...WATCHING_SET_MS) : randomInt(5, 40), read, asked);
         },
         { waitMs },
       ),
@@ -307,7 +382,8 @@ process.on('unhandledRejection', (error) => {
 });
 
 const app = await NestFactory.createApplicationContext(WorkerModule, { logger: stderrLogger });
-app.get(ZkSession).state$.subscribe((change) => log.write({ ev: 'session', state: change.state, sessionId: change.sessionId }));
+const session = app.get(ZkSession);
+session.state$.subscribe((change) => log.write({ ev: 'session', state: change.state, sessionId: change.sessionId }));
 // Emitted in the same synchronous call as each `isLeader$` value (LeaderElection.report), with its token.
 // Lock events name their lock's directory: logged as its key, with the workload call it is taken for.
 const tag = (path: string) => {
@@ -328,12 +404,14 @@ app.get(ZkLockEvents).events$.subscribe((event) => {
       return log.write({ ev: 'leader', value: true, token: event.token });
     case 'leadership.lost':
       notify({ type: 'leader', value: false });
-      return log.write({ ev: 'leader', value: false, token: event.token });
+      return log.write({ ev: 'leader', value: false, token: event.token, reason: event.reason });
+    case 'leadership.step-down':
+      return log.write({ ev: 'step-down', token: event.token, sessionId: session.sessionId });
   }
 });
 const leader = app.get(LeaderService);
 if (leader.isLeader) log.write({ ev: 'leader', value: true, token: leader.token }); // led before we subscribed
-log.write({ ev: 'ready', sessionId: app.get(ZkSession).sessionId ?? '' });
+log.write({ ev: 'ready', sessionId: session.sessionId ?? '' });
 notify({ type: 'ready' });
 
 const counter = app.get(CounterWorker);
@@ -393,6 +471,28 @@ const semaphoreLoop = (async () => {
     await sleep(randomInt(30, 150));
   }
 })();
+/**
+ * Requests: every REQUEST_PAUSE_MS, a release of the counter lock or (one in STEP_DOWN_EVERY) a
+ * step-down of the election, whoever holds or leads (this worker too). Logged before it is sent
+ * (a mark may land although the reply never comes) and with its reply.
+ */
+let nextRequest = 1;
+const requestLoop = (async () => {
+  while (!stopping) {
+    await sleep(randomInt(...REQUEST_PAUSE_MS));
+    if (stopping) break;
+    const what: RequestWhat = randomInt(1, STEP_DOWN_EVERY) === 1 ? 'step-down' : 'release';
+    const req = nextRequest++;
+    log.write({ ev: 'request', req, what, target: what === 'release' ? COUNTER_KEY : ELECTION_KEY });
+    try {
+      const reply = what === 'release' ? await locks.requestRelease(LOCK_NAME) : await leader.requestStepDown();
+      const { requested } = reply;
+      log.write({ ev: 'request-done', req, requested, ...(reply.requested ? { node: reply.node, identity: reply.identity, sessionId: reply.sessionId, repeated: reply.repeated } : { reason: reply.reason }) });
+    } catch (error) {
+      log.write({ ev: 'request-done', req, error: describe(error) });
+    }
+  }
+})();
 const beatLoop = (async () => {
   while (!stopping) {
     try {
@@ -405,7 +505,7 @@ const beatLoop = (async () => {
   }
 })();
 
-await Promise.all([lockLoop, readWriteLoop, semaphoreLoop, beatLoop]);
+await Promise.all([lockLoop, readWriteLoop, semaphoreLoop, requestLoop, beatLoop]);
 log.write({ ev: 'stopping' });
 await app.close();
 log.write({ ev: 'closed' });

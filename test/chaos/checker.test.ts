@@ -352,6 +352,101 @@ describe('chaos checker', () => {
     });
   });
 
+  describe('cooperative revocation: release and step-down requests', () => {
+    const node = (n: number) => `/chaos/locks/counter/_c_x-lock-${String(n).padStart(10, '0')}`;
+    const electionNode = (n: number) => `/chaos/elections/chaos/_c_x-n-${String(n).padStart(10, '0')}`;
+    const session = (w: number) => `10000000000000${w}`;
+    /**
+     * clean() with sessions and queue nodes, and requests: w2 asks for a release at 12 ms, which
+     * w1 (token 10, reading releaseRequested) sees at 14 ms and ends early; w3 asks at 32 ms, and
+     * w2 (token 20, never reading it) keeps the lock until its call ends; w3 asks the leader w1
+     * to step down at 480 ms, w1 does at 490 ms, w2 leads from 600 ms.
+     */
+    const asked = (withStepDownRequest = true) => {
+      const s = new Scenario();
+      for (const w of [1, 2, 3, 4]) s.process(w, 1, 0, 1000).log(w, 1, 1, { ev: 'ready', sessionId: session(w) });
+      s.request(2, 1, 1, { what: 'release', at: 12, done: 13, node: node(1), session: session(1), identity: 'w1.1' });
+      s.section(1, 1, '10', { want: 5, acquired: 10, node: node(1), session: session(1), watch: true, seen: 14, earlyEnd: 'after-checkpoint', v: 0, write: 20, exit: 21, released: 22, outcome: 'ok' });
+      s.request(3, 1, 1, { what: 'release', at: 32, done: 33, node: node(2), session: session(2), identity: 'w2.1' });
+      s.section(2, 1, '20', { want: 6, acquired: 30, node: node(2), session: session(2), v: 1, write: 40, exit: 41, released: 42, outcome: 'ok' });
+      s.section(3, 1, '30', { want: 7, acquired: 50, node: node(3), session: session(3), v: 2, write: 60, exit: 61, released: 62, outcome: 'ok' });
+      if (withStepDownRequest) s.request(3, 1, 2, { what: 'step-down', at: 480, done: 481, node: electionNode(1), session: session(1), identity: 'w1.1' });
+      s.stepDown(1, 1, 490, '100', session(1));
+      s.leader(1, 1, '100', 5, 500).leader(2, 1, '200', 600, 990);
+      s.driverLine(900, { ev: 'phase', name: 'stopping' });
+      return s;
+    };
+    /** w4 (token 40, node 4) holds after w3, asked at 72 ms; `plan` finishes its section. */
+    const fourth = (s: Scenario, plan: Partial<SectionPlan>) =>
+      s.section(4, 1, '40', { want: 8, acquired: 70, node: node(4), session: session(4), v: 3, ...plan });
+
+    it('passes holders asked (one ends early, one keeps the lock) and a leader that steps down, and counts them', () => {
+      const s = asked();
+      assert.deepEqual(found(s), {});
+      const { figures } = check(s.input());
+      assert.deepEqual(figures.releaseRequests, { asked: 2 });
+      assert.deepEqual(figures.stepDownRequests, { asked: 1 });
+      assert.equal(figures.holdersWatching, 1);
+      assert.equal(figures.holdersAsked, 2);
+      assert.equal(figures.holdersAskedNotWatching, 1);
+      assert.equal(figures.holdersSawRequest, 1);
+      assert.deepEqual(figures.earlyEnds, { 'after-checkpoint': 1 });
+      assert.equal(figures.stepDowns, 1);
+      assert.equal(figures.leaderChangesAfterRequest, 1);
+      assert.equal(figures.longestStepDownHandOverMs, 110);
+    });
+
+    it('released-on-behalf: a holder asked to let go loses its lock mid-call with its session fine and no fault on it', () => {
+      const lost = () => fourth(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, node: node(4), session: session(4) }), { lost: 75, exit: 76, bodyError: 'LockLostError', outcome: 'LockLostError' });
+      assertOnly(lost(), 'released-on-behalf');
+      // Its session's trouble, or a fault on its process, explains the loss; another process's session does not.
+      assert.deepEqual(found(lost().log(4, 1, 75.1, { ev: 'session', state: 'lost', sessionId: session(4) })), {});
+      assert.deepEqual(found(lost().log(4, 1, 74, { ev: 'session', state: 'connected', sessionId: '20000000000004' })), {});
+      assert.deepEqual(found(lost().fault('cut-1T', 71, 2071, 4)), {});
+      assertOnly(lost().log(3, 1, 75, { ev: 'session', state: 'lost', sessionId: session(3) }), 'released-on-behalf');
+      assertOnly(lost().log(4, 1, 600, { ev: 'session', state: 'lost', sessionId: session(4) }), 'released-on-behalf');
+      // Reading releaseRequested changes nothing: the holder ends its call itself.
+      assertOnly(fourth(asked(), { watch: true, lost: 75, exit: 76, bodyError: 'LockLostError', outcome: 'LockLostError' }), 'released-on-behalf');
+    });
+
+    it('released-on-behalf: a holder released while its body still runs', () => {
+      assertOnly(fourth(asked(), { write: 80, released: 78, exit: 81, outcome: 'ok' }), 'released-on-behalf');
+      // Released after a loss that its session explains: the library deletes a lost lease's node.
+      const afterLoss = fourth(asked(), { lost: 75, released: 75.5, exit: 76, bodyError: 'LockLostError', outcome: 'LockLostError' });
+      assert.deepEqual(found(afterLoss.log(4, 1, 75, { ev: 'session', state: 'expired', sessionId: session(4) })), {});
+    });
+
+    it('spurious-release-request: releaseRequested aborts without a request that named the holder', () => {
+      const seen = (s: Scenario) => fourth(s, { watch: true, seen: 75, earlyEnd: 'after-checkpoint', write: 80, exit: 81, released: 82, outcome: 'ok' });
+      assert.deepEqual(found(seen(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, node: node(4), session: session(4) }))), {});
+      assertOnly(seen(asked()), 'spurious-release-request');
+      // Another node, another session, or a request sent after the abort.
+      assertOnly(seen(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, node: node(3), session: session(4) })), 'spurious-release-request');
+      assertOnly(seen(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, node: node(4), session: session(3) })), 'spurious-release-request');
+      assertOnly(seen(asked().request(1, 1, 2, { what: 'release', at: 76, done: 77, node: node(4), session: session(4) })), 'spurious-release-request');
+      // A request that threw, or got no reply, may have marked the head: it answers one abort, of a holder that wanted before it ended.
+      assert.deepEqual(found(seen(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, error: 'ZooKeeperError:CONNECTIONLOSS' }))), {});
+      assert.deepEqual(found(seen(asked().request(1, 1, 2, { what: 'release', at: 72 }))), {});
+      assertOnly(seen(asked().request(1, 1, 2, { what: 'release', at: 2, done: 3, error: 'ZooKeeperError:CONNECTIONLOSS' })), 'spurious-release-request');
+      const twice = seen(asked().request(1, 1, 2, { what: 'release', at: 72, done: 73, error: 'ZooKeeperError:CONNECTIONLOSS' }));
+      twice.section(5, 1, '50', { want: 9, acquired: 90, node: node(5), session: session(5), watch: true, seen: 95, earlyEnd: 'before-checkpoint', exit: 96, released: 97, outcome: 'ok' });
+      assertOnly(twice.process(5, 1, 0, 1000), 'spurious-release-request');
+      // A step-down request that threw does not answer a lock's abort.
+      assertOnly(seen(asked().request(1, 1, 2, { what: 'step-down', at: 72, done: 73, error: 'ZooKeeperError:CONNECTIONLOSS' })), 'spurious-release-request');
+    });
+
+    it('spurious-release-request: a leader steps down without a request that named its session, or a second time on one request', () => {
+      assertOnly(asked(false), 'spurious-release-request');
+      assertOnly(asked(false).request(3, 1, 2, { what: 'step-down', at: 480, done: 481, node: electionNode(2), session: session(2) }), 'spurious-release-request');
+      assertOnly(asked(false).request(3, 1, 2, { what: 'release', at: 480, done: 481, node: electionNode(1), session: session(1) }), 'spurious-release-request');
+      assert.deepEqual(found(asked(false).request(3, 1, 2, { what: 'step-down', at: 480, done: 481, error: 'ZooKeeperError:OPERATIONTIMEOUT' })), {});
+      // w1 leads again (token 300) and steps down again: the first request's node is gone with the first step-down.
+      const again = () => asked().leader(1, 1, '300', 995).stepDown(1, 1, 998, '300', session(1));
+      assertOnly(again(), 'spurious-release-request');
+      assert.deepEqual(found(again().request(2, 1, 2, { what: 'step-down', at: 996, done: 997, node: electionNode(3), session: session(1) })), {});
+    });
+  });
+
   describe('oversize: an oversized checkpoint is refused with ZK_RECORD_TOO_LARGE and costs no session or lease', () => {
     /** w1 (token 10, session ff…01) attempts an oversized checkpoint at 15 ms; the window is a session timeout (2000 ms). */
     const attempt = (result?: { accepted: boolean; code?: string; error?: string }) => {

@@ -11,6 +11,8 @@ import { checkLeadership } from './leadership-rules.js';
 import { reconstructRecipes } from './recipe-holds.js';
 import { checkRecipeCalls, checkRecipes } from './recipe-rules.js';
 import { checkRecovery } from './recovery-rules.js';
+import { reconstructRevocation } from './revocation-holds.js';
+import { checkRevocation } from './revocation-rules.js';
 import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
 export const VIOLATION_KINDS = [
@@ -35,6 +37,8 @@ export const VIOLATION_KINDS = [
   'rw-exclusion', // a writer's hold overlapped another hold (read or write) of its read/write lock
   'rw-token-order', // a writer's token not above every earlier holder's, or not below every later holder's
   'permits-exceeded', // a semaphore's permits held at once exceeded its capacity
+  'released-on-behalf', // a holder lost its lock with its session fine and no fault on it, or was released while its body ran: something but the holder ended its tenure
+  'spurious-release-request', // a holder's releaseRequested aborted, or a leader stepped down, without a request that targeted it
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 export type Violations = Record<ViolationKind, string[]>;
@@ -118,6 +122,20 @@ export interface CheckFigures {
   recipeCallsFailed: Record<string, number>;
   /** Holds of these workloads that ended lost (signal aborted) or killed with their process, by `what endKind`: how often faults met them. */
   recipeHoldsLost: Record<string, number>;
+  /** Release requests of the counter lock and step-down requests of the election, by outcome (`asked`, `asked again`: the node was marked already, `free`, an error, `no reply`). */
+  releaseRequests: Record<string, number>;
+  stepDownRequests: Record<string, number>;
+  /** Lock tenures whose holder read `releaseRequested`; those a request's reply named (asked), and of them those that never read it (they keep the lock); those that saw a request. */
+  holdersWatching: number;
+  holdersAsked: number;
+  holdersAskedNotWatching: number;
+  holdersSawRequest: number;
+  /** Holders that ended early when asked, by step (`before-checkpoint`, `after-checkpoint`, `abandoned`, `set`). */
+  earlyEnds: Record<string, number>;
+  /** Leaders that stepped down when asked; those after which another process led, and the longest such hand-over. */
+  stepDowns: number;
+  leaderChangesAfterRequest: number;
+  longestStepDownHandOverMs: number;
   finalCounter: number;
   workerErrors: Record<string, number>;
 }
@@ -175,6 +193,16 @@ export function check(input: CheckInput): CheckResult {
     busyTries: 0,
     recipeCallsFailed: {},
     recipeHoldsLost: {},
+    releaseRequests: {},
+    stepDownRequests: {},
+    holdersWatching: 0,
+    holdersAsked: 0,
+    holdersAskedNotWatching: 0,
+    holdersSawRequest: 0,
+    earlyEnds: {},
+    stepDowns: 0,
+    leaderChangesAfterRequest: 0,
+    longestStepDownHandOverMs: 0,
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
   };
@@ -190,6 +218,7 @@ export function check(input: CheckInput): CheckResult {
   const recipes = reconstructRecipes(run);
   checkRecipes(run, recipes, violations, figures, at);
   checkRecipeCalls(run, recipes, input, wipeDowntime(input.driver), violations, figures, at);
+  checkRevocation(run, reconstructRevocation(run), input, violations, figures, at);
   return { violations, figures };
 }
 

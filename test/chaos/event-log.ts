@@ -34,9 +34,9 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
    * takes (`lockKey`), and for a semaphore its `take` of `permits`. Its grants carry its `call`.
    */
   | { ev: 'call'; call: number; what: RecipeWhat; locks: string[]; take?: number; permits?: number; onBusy?: string; waitMs?: number }
-  /** The call's `fn` started, holding the locks with these tokens (by lock key). */
-  | { ev: 'body'; call: number; tokens: Record<string, string> }
-  /** One more step of a body that keeps working while the driver cuts or stops its worker. */
+  /** The call's `fn` started, holding the locks with these tokens (by lock key), through these queue nodes. */
+  | { ev: 'body'; call: number; tokens: Record<string, string>; nodes?: Record<string, string> }
+  /** One more step of a body that keeps working while the driver cuts or stops its worker, or that works in steps. */
   | { ev: 'body-work'; call: number }
   /** The call's `fn` ended: its last activity as the holder. `error` when it threw. */
   | { ev: 'body-end'; call: number; error?: string }
@@ -46,17 +46,47 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
   /** The repair handler finished; `repaired`: it completed the interrupted increment. */
   | { ev: 'recovered'; token: string; interrupted: string; checkpoint?: number; repaired: boolean }
   | { ev: 'recover-failed'; token: string; interrupted: string; error: string }
-  /** The locked method body started (the guarded section was entered). */
-  | { ev: 'enter'; token: string }
+  /** The locked method body started (the guarded section was entered); the lease's queue node and its session. */
+  | { ev: 'enter'; token: string; node?: string; sessionId?: string }
   | { ev: 'checkpoint'; token: string; v: number }
-  /** One more step of a section that keeps working while the driver cuts or stops its worker. */
+  /** One more step of a section that keeps working while the driver cuts or stops its worker, or of a section that works in steps. */
   | { ev: 'work'; token: string }
   /** The locked method body ended: its last activity. `error` when it threw. */
   | { ev: 'exit'; token: string; error?: string }
   /** The locked call returned (`ok`) or threw. */
   | { ev: 'done'; ok: boolean; error?: string }
-  /** Every `isLeader$` value, with the leadership token while true. */
-  | { ev: 'leader'; value: boolean; token?: string }
+  /** Every `isLeader$` value, with the leadership token (while true; the ended term's when false) and, when false, why. */
+  | { ev: 'leader'; value: boolean; token?: string; reason?: string }
+  /**
+   * `leadership.step-down`: this process was asked to step down while its node headed the election
+   * under `token`; `sessionId` is its session then (the owner of that node).
+   */
+  | { ev: 'step-down'; token: string; sessionId?: string }
+  /**
+   * A release or step-down request is sent (`LockService.requestRelease` of the lock `target`, a
+   * `lockKey`; `LeaderService.requestStepDown` of the election `target`, `elections/<name>`).
+   */
+  | { ev: 'request'; req: number; what: RequestWhat; target: string }
+  /**
+   * Its reply: whom it asked (`requested`: the holder's or leader's queue `node`, its `identity`
+   * and `sessionId`, `repeated`: marked already) or why nobody (`reason`), or the `error` it threw
+   * (the mark may have landed on the head, or not).
+   */
+  | { ev: 'request-done'; req: number; requested?: boolean; node?: string; identity?: string | null; sessionId?: string; repeated?: boolean; reason?: string; error?: string }
+  /**
+   * The holder of `token` of `lock` (of workload call `call`, if any) reads `releaseRequested` for
+   * the first time (arming its watch): its queue `node` and the session that owns it.
+   */
+  | { ev: 'release-watch'; token: string; lock: string; call?: number; node: string; sessionId: string }
+  /** That holder's `releaseRequested` aborted (`error`: its reason's name). */
+  | { ev: 'release-seen'; token: string; lock: string; call?: number; node: string; sessionId: string; error: string }
+  /**
+   * A holder asked to let go ends early: a section before its checkpoint (nothing done, it
+   * returns) or after it (`after-checkpoint`: it skips the rest of its work, writes its increment
+   * and returns; `abandoned`: it throws, leaving the increment to the next holder's repair); a
+   * lock set (`set`) ends its body.
+   */
+  | { ev: 'early-end'; token?: string; call?: number; step: EarlyEndStep }
   | { ev: 'leader-recovered'; token: string; interrupted: string }
   /** The driver's oversize-checkpoint fault: a checkpoint of `bytes` is attempted inside this section. */
   | { ev: 'oversize'; token: string; bytes: number }
@@ -71,6 +101,9 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
 
 /** What a workload call takes: a lock set (`withLocks`), a read or write lock, or semaphore permits. */
 export type RecipeWhat = 'set' | 'read' | 'write' | 'semaphore';
+/** A release request (of a lock's holder) or a step-down request (of an election's leader). */
+export type RequestWhat = 'release' | 'step-down';
+export type EarlyEndStep = 'before-checkpoint' | 'after-checkpoint' | 'abandoned' | 'set';
 
 /** One operation the fenced store processed (`w`/`inc`: the sender). */
 export interface StoreOp {

@@ -50,8 +50,9 @@ export function formatReport(report: RunReport): string {
     Object.entries(counts)
       .map(([key, count]) => `${key} ${count}`)
       .join(', ') || 'none';
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   const violationCounts = Object.fromEntries(VIOLATION_KINDS.map((kind) => [kind, violations[kind].length]));
-  const total = Object.values(violationCounts).reduce((a, b) => a + b, 0);
+  const violationTotal = total(violationCounts);
   const rows: [string, string][] = [
     ['run', `seed ${report.seed}, ${report.durationS} s of faults, ${report.workers} workers, session timeout ${report.sessionTimeoutMs} ms, ${report.wallClockS} s in all`],
     ['acquisitions', `${f.acquisitions} (by lock sets ${f.acquisitionsBySets}; sections completed ${f.sectionsCompleted}; failed: ${list(f.sectionsFailed)}; after the body, outcome unknown ${f.sectionsOutcomeUnknown})`],
@@ -69,9 +70,11 @@ export function formatReport(report: RunReport): string {
     ['semaphore', `grants ${f.semaphoreHolds} (of 2+ permits ${f.semaphoreMultiPermitHolds}), most permits held at once ${f.maxPermitsHeld} of ${f.semaphoreCapacity}`],
     ['workload calls', `busy tries ${f.busyTries}, excused overlaps ${f.excusedRecipeOverlaps} (frozen holder); failed: ${list(f.recipeCallsFailed)}`],
     ['workload holds ended', `by faults: ${list(f.recipeHoldsLost)}`],
+    ['release requests', `${total(f.releaseRequests)} (${list(f.releaseRequests)}); holders that read releaseRequested ${f.holdersWatching}, asked ${f.holdersAsked} (of them never looking ${f.holdersAskedNotWatching}), saw a request ${f.holdersSawRequest}; early ends: ${list(f.earlyEnds)}`],
+    ['step-down requests', `${total(f.stepDownRequests)} (${list(f.stepDownRequests)}); step-downs ${f.stepDowns}, then another leader ${f.leaderChangesAfterRequest} (longest hand-over ${f.longestStepDownHandOverMs} ms)`],
     ['counter', `${f.finalCounter}`],
     ['worker errors', list(f.workerErrors)],
-    ['violations', `${total === 0 ? 'none: ' : ''}${list(violationCounts)}`],
+    ['violations', `${violationTotal === 0 ? 'none: ' : ''}${list(violationCounts)}`],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);

@@ -3,7 +3,8 @@
  * and the driver would have logged, in ms from 0 (stored as ns like the real logs).
  */
 import type { CheckInput, RunEnd } from './checker.js';
-import type { DriverEvent, FaultKind, RecipeWhat, StoreOp, WorkerEvent } from './event-log.js';
+import { COUNTER_KEY, ELECTION_KEY } from './chaos-names.js';
+import type { DriverEvent, EarlyEndStep, FaultKind, RecipeWhat, RequestWhat, StoreOp, WorkerEvent } from './event-log.js';
 
 type WorkerLine = WorkerEvent extends infer E ? (E extends unknown ? Omit<E, 't' | 'w' | 'inc'> : never) : never;
 
@@ -27,6 +28,29 @@ export interface SectionPlan {
   repairs?: { interrupted: string; checkpoint?: number; repaired: boolean; at: number }[];
   /** Store verdict of its write. */
   refused?: 'stale' | 'cas';
+  /** Its queue node and session (on its `enter` line). */
+  node?: string;
+  session?: string;
+  /** It reads `releaseRequested` on entry (needs `node` and `session`); it aborted at `seen` (ms). */
+  watch?: boolean;
+  seen?: number;
+  /** Asked, it ended early at this step (logged at `seen`). */
+  earlyEnd?: EarlyEndStep;
+}
+
+/** A release or step-down request of worker w.inc (ms). */
+export interface RequestPlan {
+  what: RequestWhat;
+  /** Its `request` line. */
+  at: number;
+  /** Its reply's line; omitted: no reply (killed). */
+  done?: number;
+  /** Whom the reply names (`requested: true`), or why nobody, or the error. */
+  node?: string;
+  session?: string;
+  identity?: string;
+  reason?: string;
+  error?: string;
 }
 
 /** One call of the lock-set, read/write or semaphore workload (ms). */
@@ -106,7 +130,12 @@ export class Scenario {
       this.log(w, inc, repair.at, { ev: 'recovered', token, interrupted: repair.interrupted, checkpoint: repair.checkpoint, repaired: repair.repaired });
       t = repair.at;
     }
-    this.log(w, inc, t + 0.1, { ev: 'enter', token });
+    this.log(w, inc, t + 0.1, { ev: 'enter', token, ...(plan.node !== undefined && { node: plan.node, sessionId: plan.session }) });
+    if (plan.watch) this.log(w, inc, t + 0.15, { ev: 'release-watch', token, lock: COUNTER_KEY, node: plan.node!, sessionId: plan.session! });
+    if (plan.seen !== undefined) {
+      this.log(w, inc, plan.seen, { ev: 'release-seen', token, lock: COUNTER_KEY, node: plan.node!, sessionId: plan.session!, error: 'ReleaseRequestedError' });
+      if (plan.earlyEnd) this.log(w, inc, plan.seen + 0.01, { ev: 'early-end', token, step: plan.earlyEnd });
+    }
     if (plan.v !== undefined) {
       this.storeOp(t + 0.2, { w, inc, op: 'read', token, accepted: true });
       this.log(w, inc, t + 0.3, { ev: 'checkpoint', token, v: plan.v });
@@ -146,6 +175,20 @@ export class Scenario {
       this.log(w, inc, at, plan.outcome === 'ok' ? { ev: 'call-done', call: id, ok: true, ran: plan.body !== undefined } : { ev: 'call-done', call: id, ok: false, ran: plan.body !== undefined, error: plan.outcome });
     }
     return this;
+  }
+
+  /** Request `req` of worker w.inc, and its reply as planned. */
+  request(w: number, inc: number, req: number, plan: RequestPlan): this {
+    this.log(w, inc, plan.at, { ev: 'request', req, what: plan.what, target: plan.what === 'release' ? COUNTER_KEY : ELECTION_KEY });
+    if (plan.done === undefined) return this;
+    if (plan.error !== undefined) return this.log(w, inc, plan.done, { ev: 'request-done', req, error: plan.error });
+    if (plan.node === undefined) return this.log(w, inc, plan.done, { ev: 'request-done', req, requested: false, reason: plan.reason ?? 'free' });
+    return this.log(w, inc, plan.done, { ev: 'request-done', req, requested: true, node: plan.node, identity: plan.identity ?? null, sessionId: plan.session, repeated: false });
+  }
+
+  /** Worker w.inc, leading under `token` with session `session`, was asked to step down at `ms`. */
+  stepDown(w: number, inc: number, ms: number, token: string, session: string): this {
+    return this.log(w, inc, ms, { ev: 'step-down', token, sessionId: session });
   }
 
   leader(w: number, inc: number, token: string, from: number, to?: number): this {
