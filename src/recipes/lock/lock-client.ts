@@ -91,15 +91,14 @@ export class LockClient implements LockRecipe {
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;
-  /** The directory of each lease's lock (a lease knows its name, not its kind), for the events of its loss. */
+  /** The directory of each lease's lock (a lease knows its name, not its kind), for its events; set at the grant. */
   private readonly lockDirs = new WeakMap<Lease, string>();
   /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
   private readonly leaseHost: LeaseHost = {
     sessionInDoubt: () => this.session.mayHaveExpired,
     lost: (lease: Lease, error: LockLostError) => {
       if (this.events.wants('lock')) {
-        const path = this.lockDirs.get(lease) ?? this.pathOf(lease.name);
-        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path, token: lease.fencingToken, reason: error.reason });
+        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.lockDirs.get(lease)!, token: lease.fencingToken, reason: error.reason });
       }
     },
     releaseFailed: (lease: Lease, error: unknown) => {
@@ -107,7 +106,8 @@ export class LockClient implements LockRecipe {
     },
     watchReleaseRequest: (lease: Lease, requested: () => boolean) =>
       watchReleaseRequest(this.session, lease, () => {
-        if (requested() && this.events.wants('lock')) this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: this.pathOf(lease.name), token: lease.fencingToken });
+        if (!requested() || !this.events.wants('lock')) return;
+        this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: this.lockDirs.get(lease)!, token: lease.fencingToken });
       }),
   };
 
