@@ -41,13 +41,16 @@ class ProxiedEnsemble {
 
   static async start(size: number): Promise<ProxiedEnsemble> {
     const dir = fs.mkdtempSync(path.join(process.env.ZK_TEST_RUN_DIR ?? os.tmpdir(), 'zk-lagging-'));
-    const ports = await freePorts(3 * size); // client, quorum, election per member
     const indexes = Array.from({ length: size }, (_, i) => i);
     const links: (TcpProxy | undefined)[][] = [];
+    // The links listen first and the members' ports are picked while they do: picked first and
+    // released, a member's port could be handed to a link (it was, in full runs: "address in use").
     for (const i of indexes) {
       links.push([]);
-      for (const j of indexes) links[i]!.push(i === j ? undefined : await TcpProxy.start('127.0.0.1', ports[3 * j + 1]!));
+      for (const j of indexes) links[i]!.push(i === j ? undefined : await TcpProxy.start('127.0.0.1', 1));
     }
+    const ports = await freePorts(3 * size); // client, quorum, election per member
+    for (const i of indexes) for (const j of indexes) links[i]![j]?.retarget('127.0.0.1', ports[3 * j + 1]!);
     const members = indexes.map((i) => {
       const lines = indexes.map((j) => `server.${j + 1}=127.0.0.1:${i === j ? ports[3 * j + 1] : links[i]![j]!.port}:${ports[3 * j + 2]}`);
       const memberDir = path.join(dir, `zk${i + 1}`);
