@@ -4,7 +4,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
-import { ensurePath } from './ensure-path.js';
+import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
@@ -48,6 +48,8 @@ interface Attempt extends Waiter {
   mine: OwnNode | undefined;
   /** Session of a create whose reply was lost: the node may exist; find it before creating again. */
   unknownCreate: string | undefined;
+  /** Our node's create found no directory: the next look sends its create first (see `sendDirectoryCreate`). */
+  dirMissing: boolean;
   /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
   inFlight: Promise<unknown> | undefined;
 }
@@ -68,6 +70,10 @@ const IN_FLIGHT_GRACE_MS = 250;
 function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, prefetched: Promise<P> | undefined): QueueEntry<P> {
   return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched };
 }
+
+// Why this file is long: it is the queue protocol of DESIGN §3 in one place: one look at the queue
+// (create, list, place; the lost create and the missing directory), the join loop around it, and
+// giving our place up however the join stops. The pieces that stand alone live next to it.
 
 /**
  * The fair queue of the ZooKeeper paper (§2.4) that both locks and elections stand on:
@@ -110,6 +116,7 @@ export class FairQueue {
       prefix: queueNodePrefix(dir, id, options.marker ?? this.markers[0]!),
       mine: undefined,
       unknownCreate: undefined,
+      dirMissing: false,
       wake: undefined,
       inFlight: undefined,
       foreign: (path) => this.foreign.add(path),
@@ -207,6 +214,9 @@ export class FairQueue {
         owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
         listing = await listed;
       } else {
+        // The last look found no directory: its create goes first (see `sendDirectoryCreate`).
+        const dirMade = attempt.dirMissing ? sendDirectoryCreate(this.session, attempt.dir, options.dirMode ?? 'container') : undefined;
+        attempt.dirMissing = false;
         const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
         // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
         // session's requests in order, so this listing already contains our node. One round trip.
@@ -217,9 +227,11 @@ export class FairQueue {
           const path = await created;
           attempt.mine = { path, name: basenameOf(path), sessionId };
           owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
+          if (dirMade) await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) {
-            await ensurePath(this.session, attempt.dir, options.dirMode ?? 'container');
+            attempt.dirMissing = true; // none yet, or swept as an empty container: the next look makes it
+            await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
             return RETRY;
           }
           // The create may have been applied; only a listing after reconnection can tell.
