@@ -10,6 +10,13 @@ export interface BenchParams {
   w4_session_timeout_ms: number;
   w5_warmup: number;
   w5_cycles: number;
+  /** W6: clients walking one list of `w6_acquisitions` entries over `w6_names` lock names, after `w6_warmup` over 100 others. */
+  w6_clients: number;
+  w6_names: number;
+  w6_acquisitions: number;
+  w6_warmup: number;
+  /** W6: wait for the server's container sweep (up to two minutes) and count what is left after it. */
+  w6_await_sweep: boolean;
   session_timeout_ms: number;
   /** W7: clients on one read/write lock, operations (ticket k is a write when k % write_every == 0). */
   w7_clients: number;
@@ -37,6 +44,11 @@ const FULL: BenchParams = {
   w4_session_timeout_ms: 2000,
   w5_warmup: 200,
   w5_cycles: 2000,
+  w6_clients: 8,
+  w6_names: 1000,
+  w6_acquisitions: 4000,
+  w6_warmup: 400,
+  w6_await_sweep: true,
   session_timeout_ms: 30000,
   w7_clients: 8,
   w7_operations: 2000,
@@ -60,6 +72,8 @@ const QUICK: BenchParams = {
   w4_trials: 2,
   w5_warmup: 50,
   w5_cycles: 300,
+  w6_acquisitions: 1000,
+  w6_await_sweep: false,
   w7_operations: 300,
   w8_acquisitions: 300,
   scale_waiters: 200,

@@ -44,6 +44,7 @@ const WORKLOADS: Workload[] = [
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
   { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
+  { key: 'W6', file: 'w6-per-entity.js', impl: IMPL, timeoutMs: 300_000 },
   { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
   { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
   { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
@@ -89,7 +90,7 @@ function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir
 }
 
 /**
- * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w5, /bench/w7, /bench/w8), then
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8), then
  * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
  * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
  * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
@@ -102,7 +103,7 @@ async function prepareServer(connect: string, cycles: number): Promise<number> {
   let raw: RawZooKeeper | undefined;
   try {
     await session.connect();
-    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w7', '/bench/w8', '/bench/warmup', '/bench/warmup/raw']) {
+    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', '/bench/warmup', '/bench/warmup/raw']) {
       await session.create(p, null, 'persistent').catch((error: unknown) => {
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
       });
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     notes: [
       `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
+      'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',
       'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',
       'W8 uses root /bench/w8 and semaphore bench of 4 permits: the turnstile queue is /bench/w8/semaphores/bench, the lease nodes are under /bench/w8/semaphores/bench/leases.',
       'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',

@@ -12,6 +12,7 @@
  * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the driver passes it).
  */
 import { LockClient, type Lease } from '../src/index.js';
+import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, LOCK_NAME } from './params.js';
 import { now, ratio, round3 } from './stats.js';
@@ -56,10 +57,12 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
     const heapQueued = await heapUsed();
     if (granted !== 0) throw new Error(`${granted} waiters were granted while the lock was held`);
 
+    const loop = watchEventLoop();
     const tDrain = now();
     await held.release();
     await withTimeout(all, 60_000, `${n} waiters to drain`);
     const drain = (now() - tDrain) / 1000;
+    const drainLoop = loop.stop();
     const sEnd = await probe.settle(60_000);
     const total = serverDelta(sSetup, sEnd);
     const phase = serverDelta(s0, sEnd);
@@ -75,6 +78,7 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
       heap_per_waiter_bytes: Math.round((heapQueued - heapBefore) / n),
       watch_notifications_per_release: ratio(phase.watch_notifications, n),
       requests_per_acquisition: ratio(total.requests, n + 1),
+      drain_event_loop_delay: drainLoop,
       packets_received_per_acquisition: ratio(total.packets_received, n + 1),
       server_total: total,
     };
@@ -100,15 +104,19 @@ async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
     const round = async (label: string) => {
       const heapBefore = await heapUsed();
       const s0 = await probe.snapshot();
+      const loop = watchEventLoop();
       const t = now();
       await bounded(n, async (i) => { leases[i] = await locks.acquire(`k-${i}`); });
       const acquireS = (now() - t) / 1000;
+      const acquireLoop = loop.stop();
       const s1 = await probe.snapshot();
       const heapHeld = await heapUsed();
       if (locks.heldLeases().length !== n) throw new Error(`expected ${n} held leases, have ${locks.heldLeases().length}`);
+      const releaseLoopWatch = watchEventLoop();
       const t2 = now();
       await bounded(n, (i) => leases[i]!.release());
       const releaseS = (now() - t2) / 1000;
+      const releaseLoop = releaseLoopWatch.stop();
       leases.fill(undefined); // the next round's heap baseline must not count these
       const s2 = await probe.snapshot();
       const acquire = serverDelta(s0, s1);
@@ -120,9 +128,11 @@ async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
         heap_per_held_lock_bytes: Math.round((heapHeld - heapBefore) / n),
         requests_per_acquire: ratio(acquire.requests, n),
         requests_per_release: ratio(release.requests, n),
+        acquire_event_loop_delay: acquireLoop,
+        release_event_loop_delay: releaseLoop,
       };
     };
-    // New names: the first create finds no directory (NONODE), creates the container, retries.
+    // New names: each create is sent behind its directory's create (a name this client has not seen).
     const fresh = await round('new lock directories');
     // Same names again, right away: the directories are still there (the server reaps empty
     // containers only on its periodic check, 60 s by default).

@@ -1,14 +1,23 @@
 /**
  * The short table printed after a run (markdown, so it can go into the README as is), with
  * each figure next to its goal from BENCHMARKS.md and whether this run met it, and (so far for
- * W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table.
+ * W6, W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table.
  */
+import { EVENT_LOOP_P999_GOAL_MS } from './event-loop.js';
 import { IMPL } from './params.js';
 
 type Json = Record<string, any>; // the document as parsed from the workloads' JSON lines
 
 /** Curator's W2 C=8 rate as measured for BENCHMARKS.md (705–806 acq/s); the goal is 1.2× that. */
 const CURATOR_W2_C8 = [705, 806] as const;
+/** Curator's W6 acquisitions/s and cost from BENCHMARKS.md; the goals are 1.3× the rate and ≤ the requests. */
+const CURATOR_W6_ACQ = [1568, 1773] as const;
+const CURATOR_W6_REQUESTS = 4.25;
+/**
+ * W6's floor: 3 requests an acquisition (node create, listing, delete) and a directory create at
+ * each name's first use, one in four here: 3.25 requests, 2.25 writes, one round trip to acquire.
+ */
+const W6_FLOOR = { requests: 3.25, writes: 2.25 } as const;
 /** Curator's W7 operations/s and W8 acquisitions/s from BENCHMARKS.md; the goals are 1.2× those. */
 const CURATOR_W7_OPS = [1169, 1264] as const;
 const CURATOR_W8_ACQ = [534, 596] as const;
@@ -105,6 +114,27 @@ export function resultTable(doc: Json): string {
     rows.push({ workload: 'W5', metric: 'per-op RTT p50', value: `${fmt(w5.rtt_ms.all.p50)} ms`, target: '' });
   }
 
+  const w6 = w.W6?.[IMPL];
+  if (!failed('W6', w6)) {
+    const [lo, hi] = CURATOR_W6_ACQ.map((v) => 1.3 * v) as [number, number];
+    rows.push({
+      workload: 'W6', metric: 'acquisitions/s', value: fmt(w6.acquisitions_per_s, 0), curator: '1568–1773', kazoo: '691–693',
+      target: `≥ 1.3 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w6.acquisitions_per_s >= hi,
+    });
+    rows.push({ workload: 'W6', metric: 'acquire p50', value: `${fmt(w6.acquire_ms.p50)} ms`, curator: '1.60–2.05 ms', kazoo: '8.10–8.34 ms', target: '' });
+    rows.push({
+      workload: 'W6', metric: 'requests / acquisition', value: fmt(w6.requests_per_acquisition, 2), curator: '4.25', kazoo: '4.50',
+      target: `≤ Curator (${CURATOR_W6_REQUESTS.toFixed(2)}); floor ${W6_FLOOR.requests.toFixed(2)}`, met: w6.requests_per_acquisition <= CURATOR_W6_REQUESTS,
+    });
+    rows.push({ workload: 'W6', metric: 'writes / acquisition', value: fmt(w6.writes_per_acquisition, 2), curator: '2.50', kazoo: '2.25', target: `floor ${W6_FLOOR.writes.toFixed(2)}` });
+    if (w6.lock_dirs_after_sweep !== null) {
+      rows.push({
+        workload: 'W6', metric: 'lock directories left after the container sweep', value: `${w6.lock_dirs_after_sweep} (of ${w6.lock_dirs_after} right after the run)`,
+        target: '0', met: w6.lock_dirs_after_sweep === 0,
+      });
+    }
+  }
+
   const w7 = w.W7?.[IMPL];
   if (!failed('W7', w7)) {
     const [lo, hi] = CURATOR_W7_OPS.map((v) => 1.2 * v) as [number, number];
@@ -173,6 +203,21 @@ export function resultTable(doc: Json): string {
     rows.push({
       workload: 'SCALE', metric: `${h.locks} held locks: requests / acquire (new dir, existing dir)`,
       value: `${fmt(h.new_dirs.requests_per_acquire, 2)}, ${fmt(h.existing_dirs.requests_per_acquire, 2)}`, target: '',
+    });
+  }
+
+  const loopRows: [string, Json | undefined][] = [
+    ['W2 c32', w.W2?.[IMPL]?.c32?.event_loop_delay],
+    ['W6', w6?.event_loop_delay],
+    ['SCALE waiters (drain)', scale?.waiters?.drain_event_loop_delay],
+    ['SCALE held locks (acquire)', scale?.held_locks?.new_dirs?.acquire_event_loop_delay],
+    ['SCALE held locks (release)', scale?.held_locks?.new_dirs?.release_event_loop_delay],
+  ];
+  for (const [workload, delay] of loopRows) {
+    if (!delay) continue;
+    rows.push({
+      workload, metric: 'event-loop delay p99.9 (max)', value: `${fmt(delay.p999_ms, 2)} ms (${fmt(delay.max_ms, 2)} ms)`,
+      target: `≤ ${EVENT_LOOP_P999_GOAL_MS} ms`, met: delay.p999_ms <= EVENT_LOOP_P999_GOAL_MS,
     });
   }
 

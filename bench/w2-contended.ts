@@ -6,6 +6,7 @@
  * `acq[k+1] - rel[k]` is the time from one release's return to the next acquire's return.
  */
 import { LockClient, type ZkSession } from '../src/index.js';
+import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
@@ -51,8 +52,10 @@ async function runClients(ctx: WorkloadContext, count: number) {
 
     const total = params.w2_acquisitions;
     const s0 = await probe.snapshot();
+    const loop = watchEventLoop();
     const tStart = now();
     const { acq, rel } = await contend(clients, total);
+    const eventLoop = loop.stop();
     const s1 = await probe.snapshot();
     const elapsed = (Math.max(...rel) - tStart) / 1000;
     const handoffs: number[] = [];
@@ -77,6 +80,7 @@ async function runClients(ctx: WorkloadContext, count: number) {
       requests_per_acquisition: ratio(server.requests, total),
       packets_received_per_acquisition: ratio(server.packets_received, total),
       watch_notifications_per_acquisition: ratio(server.watch_notifications, total),
+      event_loop_delay: eventLoop,
     };
   } finally {
     for (const session of sessions) session.close();
