@@ -19,7 +19,7 @@ export interface RawZooKeeper {
 interface RawZooKeeperCtor {
   new (config: Record<string, unknown>): RawZooKeeper;
   /** The package's constants (the class itself has only some of them as statics). */
-  readonly constants: { readonly ZOO_EPHEMERAL_SEQUENTIAL: number; readonly ZOO_LOG_LEVEL_WARN: number };
+  readonly constants: { readonly ZOO_EPHEMERAL_SEQUENTIAL: number; readonly ZOO_CONTAINER: number; readonly ZOO_LOG_LEVEL_WARN: number };
 }
 
 const require = createRequire(import.meta.url);
@@ -28,6 +28,12 @@ export const RAW_EPHEMERAL_SEQUENTIAL = (): number => {
   const flags = (require('zookeeper') as RawZooKeeperCtor).constants.ZOO_EPHEMERAL_SEQUENTIAL;
   // An undefined flag creates a plain persistent node without complaint (it once did here).
   if (typeof flags !== 'number') throw new Error('the zookeeper package exports no ZOO_EPHEMERAL_SEQUENTIAL constant');
+  return flags;
+};
+
+export const RAW_CONTAINER = (): number => {
+  const flags = (require('zookeeper') as RawZooKeeperCtor).constants.ZOO_CONTAINER;
+  if (typeof flags !== 'number') throw new Error('the zookeeper package exports no ZOO_CONTAINER constant');
   return flags;
 };
 

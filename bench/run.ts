@@ -47,6 +47,7 @@ const WORKLOADS: Workload[] = [
   { key: 'W6', file: 'w6-per-entity.js', impl: IMPL, timeoutMs: 300_000 },
   { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
   { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
+  { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
   { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
 ];
 
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
       'W8 uses root /bench/w8 and semaphore bench of 4 permits: the turnstile queue is /bench/w8/semaphores/bench, the lease nodes are under /bench/w8/semaphores/bench/leases.',
       'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',
       'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
+      'LOOP is not part of BENCHMARKS.md: the bare client on the request patterns of W6 and of SCALE\'s held locks, with an idle process beside it, as the floor of the event-loop figures (every event-loop figure counts the whole process, and the machine\'s share).',
       'SCALE is not part of BENCHMARKS.md: 1 lock with N queued waiters on one session, and M distinct locks held by one session (root /bench/scale).',
     ],
     workloads,

@@ -42,6 +42,7 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
     const held = await locks.acquire(LOCK_NAME);
     const base = await probe.snapshot();
     const heapBefore = await heapUsed();
+    const setupLoop = watchEventLoop();
     const tQueue = now();
     let granted = 0;
     const queued = Array.from({ length: n }, async () => {
@@ -54,6 +55,7 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
     await probe.pollUntil((s) => s.znodes >= base.znodes + n, `${n} queue nodes`, 60_000, 20);
     const s0 = await probe.settle(60_000);
     const queueSetup = (now() - tQueue) / 1000;
+    const queueLoop = setupLoop.stop();
     const heapQueued = await heapUsed();
     if (granted !== 0) throw new Error(`${granted} waiters were granted while the lock was held`);
 
@@ -78,6 +80,7 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
       heap_per_waiter_bytes: Math.round((heapQueued - heapBefore) / n),
       watch_notifications_per_release: ratio(phase.watch_notifications, n),
       requests_per_acquisition: ratio(total.requests, n + 1),
+      queue_event_loop_delay: queueLoop,
       drain_event_loop_delay: drainLoop,
       packets_received_per_acquisition: ratio(total.packets_received, n + 1),
       server_total: total,
