@@ -39,7 +39,10 @@ export class Lease {
   readonly sessionId: string;
   /** The lock's directory znode (`path` is our node in it). */
   private readonly dir: string;
-  private readonly controller = new AbortController();
+  /** Behind `signal`: made on its first read (an AbortSignal is an EventTarget; most holders never read it). */
+  private controller: AbortController | undefined;
+  /** Why the lease is no longer held, once it is not; the error is built on first need (see `endError`). */
+  private end: { readonly reason: string; error?: LockLostError } | undefined;
   /** Behind `releaseRequested`: made, and the node watched, on its first read only. */
   private releaseRequest: AbortController | undefined;
   private released: Promise<void> | undefined;
@@ -60,6 +63,10 @@ export class Lease {
   }
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.end) this.controller.abort(this.endError());
+    }
     return this.controller.signal;
   }
 
@@ -75,7 +82,7 @@ export class Lease {
     if (this.releaseRequest) return this.releaseRequest.signal;
     const request = (this.releaseRequest = new AbortController());
     // A lease no longer held is asked nothing: its node is gone or going.
-    if (this.released === undefined && !this.controller.signal.aborted) {
+    if (this.released === undefined && this.end === undefined) {
       this.host.watchReleaseRequest(this, () => {
         if (request.signal.aborted || this.released !== undefined) return false;
         request.abort(new ReleaseRequestedError(this.dir, this.path));
@@ -90,12 +97,12 @@ export class Lease {
    * doubt before `signal` could abort: right after this process resumed from a pause.
    */
   get isHeld(): boolean {
-    return this.released === undefined && !this.controller.signal.aborted && !this.host.sessionInDoubt();
+    return this.released === undefined && this.end === undefined && !this.host.sessionInDoubt();
   }
 
   /** Throws `LockLostError` when the lease is no longer held. For checks between steps of long work. */
   assertHeld(): void {
-    if (this.controller.signal.aborted) throw this.controller.signal.reason;
+    if (this.end) throw this.endError();
     if (this.released) throw new LockLostError(this.path, 'already released');
     if (this.host.sessionInDoubt()) throw new LockLostError(this.path, 'the session may have expired (this process was paused or disconnected)');
   }
@@ -115,7 +122,7 @@ export class Lease {
     let settle!: (removal: Promise<void> | undefined) => void;
     // Set before the abort: an abort listener that calls release() gets this same promise.
     this.released = new Promise<void>((resolve) => (settle = resolve));
-    if (!this.controller.signal.aborted) this.controller.abort(new LockLostError(this.path, 'the lease was released'));
+    this.endWith('the lease was released');
     const removal = this.removeNode();
     if (inBackground) {
       removal.catch((error: unknown) => this.host.releaseFailed(this, error));
@@ -138,16 +145,33 @@ export class Lease {
 
   /** Called by the registry when the session may be gone. */
   markLost(reason: string): void {
-    if (this.released || this.controller.signal.aborted) return;
+    if (this.released || this.end) return;
     this.lostWithSession = true; // before the abort: its listeners may call release()
     this.abortAsLost(reason);
   }
 
   private abortAsLost(reason: string): void {
-    if (this.released || this.controller.signal.aborted) return;
+    if (this.released || this.end) return;
     const error = new LockLostError(this.path, reason);
-    this.controller.abort(error);
+    this.endWith(reason, error);
     this.host.lost(this, error);
+  }
+
+  /**
+   * Ends the lease, once: `signal` aborts now if it was read, else it is born aborted on its first
+   * read. A plain release whose holder never read `signal` builds no error (an Error's stack
+   * trace is the costliest part of a release after the delete itself).
+   */
+  private endWith(reason: string, error?: LockLostError): void {
+    if (this.end) return;
+    this.end = { reason, error };
+    this.controller?.abort(this.endError());
+  }
+
+  /** The `LockLostError` that `signal` aborts with and `assertHeld` throws: one per lease. */
+  private endError(): LockLostError {
+    const end = this.end!;
+    return (end.error ??= new LockLostError(this.path, end.reason));
   }
 
   private removeNode(): Promise<void> {
