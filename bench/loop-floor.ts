@@ -6,6 +6,7 @@
  *
  * - w6_pattern: 8 sessions walk W6's list (4000 entries over 1000 names); each entry sends the
  *   directory's create (container), the node's create and the listing together, then deletes.
+ * - waiters_queueing: one session sends SCALE's 1000 waiters' creates and listings in one go.
  * - held_locks_acquire / _release: one session, 10,000 names, 256 in flight (as SCALE): the same
  *   three requests per name, all nodes kept; then the 10,000 deletes.
  * - idle_beside: a second Node process that only measures, for the whole run.
@@ -57,6 +58,19 @@ runWorkload('LOOP', async ({ connect, params, log }) => {
     const w6 = loop.stop();
 
     const zk = sessions[0]!;
+    // SCALE's queueing: its 1000 waiters' creates and listings, all sent in one go on one session.
+    const queueDir = `${ROOT}/queue`;
+    await zk.create(queueDir, '', 0).catch(() => undefined);
+    loop = watchEventLoop();
+    const queued = Array.from({ length: params.scale_waiters }, () => {
+      const node = zk.create(`${queueDir}/n-`, '', flags);
+      ignore(zk.get_children(queueDir, false));
+      return node;
+    });
+    const queueNodes = await withTimeout(Promise.all(queued), 60_000, 'the queueing');
+    const queueing = loop.stop();
+    for (const node of queueNodes) await zk.delete_(node, -1);
+
     const held: string[] = [];
     next = 0;
     loop = watchEventLoop();
@@ -75,6 +89,7 @@ runWorkload('LOOP', async ({ connect, params, log }) => {
       impl_version: rawZooKeeperVersion(),
       recipe: 'bare client: container create + ephemeral sequential create + getChildren sent together, delete',
       w6_pattern: w6,
+      waiters_queueing: queueing,
       held_locks_acquire: acquire,
       held_locks_release: release,
       idle_beside: await idle,

@@ -212,7 +212,7 @@ export function resultTable(doc: Json): string {
     ['W2 c8', w.W2?.[IMPL]?.c8?.event_loop_delay, undefined],
     ['W2 c32', w.W2?.[IMPL]?.c32?.event_loop_delay, undefined],
     ['W6', w6?.event_loop_delay, floor?.w6_pattern],
-    ['SCALE 1000 waiters (queueing)', scale?.waiters?.queue_event_loop_delay, undefined],
+    ['SCALE 1000 waiters (queueing)', scale?.waiters?.queue_event_loop_delay, floor?.waiters_queueing],
     ['SCALE 1000 waiters (drain)', scale?.waiters?.drain_event_loop_delay, undefined],
     ['SCALE 10000 held locks (acquire)', scale?.held_locks?.new_dirs?.acquire_event_loop_delay, floor?.held_locks_acquire],
     ['SCALE 10000 held locks (release)', scale?.held_locks?.new_dirs?.release_event_loop_delay, floor?.held_locks_release],
