@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const esm = path.join(dist, 'esm');
 /** The entry points of package.json's `exports`, as paths in dist/ without `.js`. */
-const ENTRY_POINTS = ['index', 'health/index', 'testing/index'];
+const ENTRY_POINTS = ['index', 'health/index', 'dashboard/index', 'testing/index'];
 
 const writeJson = (file, value) => fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 

@@ -34,7 +34,7 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   },
   { name: 'services', patterns: [/^services\//] },
   { name: 'decorators', patterns: [/^decorators\//] },
-  { name: 'entry points', patterns: [/^zk-lock\.module\.ts$/, /^index\.ts$/, /^health\//, /^cli\//, /^testing\//] },
+  { name: 'entry points', patterns: [/^zk-lock\.module\.ts$/, /^index\.ts$/, /^health\//, /^dashboard\//, /^cli\//, /^testing\//] },
 ];
 
 /** The layers whose code must run without Nest (a bare `LockClient`, the CLI). */

@@ -75,7 +75,7 @@ describe('the packed package', { timeout: 600_000 }, () => {
       `import { createRequire } from 'node:module';
        const require = createRequire(import.meta.url);
        const report = {};
-       for (const entry of ['nestjs-zk-lock', 'nestjs-zk-lock/testing', 'nestjs-zk-lock/health']) {
+       for (const entry of ['nestjs-zk-lock', 'nestjs-zk-lock/testing', 'nestjs-zk-lock/health', 'nestjs-zk-lock/dashboard']) {
          const imported = await import(entry);
          const required = require(entry);
          const names = Object.keys(required).filter((name) => name !== '__esModule');
@@ -85,7 +85,7 @@ describe('the packed package', { timeout: 600_000 }, () => {
        console.log(JSON.stringify(report));`,
     );
     const report = JSON.parse(run(process.execPath, [probe], scratch)) as Record<string, { exports: number; differing: string[] }> & { nativeLoaded: boolean };
-    for (const entry of ['nestjs-zk-lock', 'nestjs-zk-lock/testing', 'nestjs-zk-lock/health']) {
+    for (const entry of ['nestjs-zk-lock', 'nestjs-zk-lock/testing', 'nestjs-zk-lock/health', 'nestjs-zk-lock/dashboard']) {
       assert.ok(report[entry]!.exports > 0, `${entry} exports nothing`);
       assert.deepEqual(report[entry]!.differing, [], `${entry}: import and require disagree`);
     }

@@ -1,0 +1,279 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Observable, Subject, type Subscription } from 'rxjs';
+import { inspect, type InspectedElection, type InspectedLock, type Inspection } from '../cli/inspect.js';
+import type { InspectedReadWriteLock, InspectedSemaphore } from '../cli/inspect-shared.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { ZkLockEvents } from '../observability/zk-lock-events.js';
+import type { ZkLockEvent } from '../observability/zk-lock-event.js';
+import { znodePaths } from '../recipes/znode-paths.js';
+import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
+import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import type { SessionState } from '../zookeeper/session-state.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
+import { DASHBOARD_OPTIONS } from './dashboard.constants.js';
+import type { ResolvedDashboardOptions } from './dashboard.options.js';
+import { timelineEntryOf, type TimelineEntry } from './timeline.js';
+
+/** What the page shows: everything under the root, and this process's session. */
+export interface DashboardView extends Omit<Inspection, 'version'> {
+  readonly session: { readonly state: SessionState; readonly sessionId: string | null };
+}
+
+/** What the page's event stream carries. */
+export type DashboardMessage = { readonly kind: 'view'; readonly view: DashboardView } | { readonly kind: 'event'; readonly entry: TimelineEntry };
+
+const CATEGORIES = ['locks', 'elections', 'rwlocks', 'semaphores'] as const;
+type Category = (typeof CATEGORIES)[number];
+/** To read again: a category's listing (its new names, or with `every` all of them), or one name. */
+type Stale = { readonly category: Category; readonly every?: boolean } | { readonly name: string };
+/** Changes arriving within this long are read together: a busy lock must not mean a read per release. */
+const SETTLE_MS = 200;
+/** Names read at once, so that a thousand new locks do not send a thousand readings together. */
+const READ_BATCH = 32;
+
+/**
+ * The dashboard's live picture of the root, shared by every open page, and its timeline.
+ *
+ * Kept up to date by ZooKeeper watches, never by polling: a child watch on each of the four
+ * category directories (a lock name appears or goes), one on each queue directory (someone
+ * queued, got the lock, or left), and a data watch on each ready znode. That is one watch per
+ * directory, however many waiters queue: bounded by the names, not by the traffic. A watch
+ * that fires marks what it watched stale; what is stale is read again (that name only, or that
+ * category's listing) once changes have settled for `SETTLE_MS`, and the new view goes to
+ * every page. Watches are set only while a page is open; the package cannot remove a watch,
+ * so one set before the last page closed fires once more and is not set again.
+ *
+ * The timeline is this process's own events (`ZkLockEvents`: grants, releases, losses,
+ * recoveries, leadership changes, session states) and, for every process, each change of a
+ * lock's holder or an election's leader seen by the watches.
+ */
+@Injectable()
+export class DashboardState implements OnModuleDestroy {
+  private readonly logger = new Logger('ZkLockDashboard');
+  private readonly locks = new Map<string, InspectedLock>();
+  private readonly elections = new Map<string, InspectedElection>();
+  private readonly readWriteLocks = new Map<string, InspectedReadWriteLock>();
+  private readonly semaphores = new Map<string, InspectedSemaphore>();
+  private readonly timeline: TimelineEntry[] = [];
+  private readonly messages = new Subject<DashboardMessage>();
+  private readonly events: Subscription;
+  /** Paths with a watch of ours that has not fired yet. */
+  private readonly watched = new Set<string>();
+  private readonly stale: Stale[] = [];
+  private viewers = 0;
+  /** While a page is open: the reading that set the watches (the view is live once it is done). */
+  private live: Promise<void> | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
+  /** The reading under way, if any (see `serialized`). */
+  private reading: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly session: ZkSession,
+    @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
+    @Inject(DASHBOARD_OPTIONS) private readonly dashboard: ResolvedDashboardOptions,
+    events: ZkLockEvents,
+  ) {
+    this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
+  }
+
+  /** The view now and the recent timeline. With a page open it is the live view; else it is read now. */
+  async snapshot(): Promise<{ view: DashboardView; timeline: TimelineEntry[] }> {
+    await (this.live ?? this.serialized(() => this.readAll()));
+    return { view: this.view(), timeline: [...this.timeline] };
+  }
+
+  /** For one open page: the recent timeline, the view, then every change. Watches stand while a page is open. */
+  stream(): Observable<DashboardMessage> {
+    return new Observable<DashboardMessage>((subscriber) => {
+      const subscription = this.messages.subscribe(subscriber);
+      if (++this.viewers === 1) this.live = this.serialized(() => this.readAll());
+      const timeline = [...this.timeline];
+      this.live!.then(
+        () => {
+          for (const entry of timeline) subscriber.next({ kind: 'event', entry });
+          subscriber.next({ kind: 'view', view: this.view() });
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => {
+        subscription.unsubscribe();
+        if (--this.viewers === 0) this.live = undefined; // watches still standing fire once more, unheeded
+      };
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.closed = true;
+    this.events.unsubscribe();
+    clearTimeout(this.settleTimer);
+    this.messages.complete();
+  }
+
+  private view(): DashboardView {
+    const byName = <T extends { readonly name: string }>(map: Map<string, T>) => [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return {
+      root: this.options.root,
+      at: new Date().toISOString(),
+      session: { state: this.session.state, sessionId: this.session.sessionId ?? null },
+      locks: byName(this.locks),
+      elections: byName(this.elections),
+      readWriteLocks: byName(this.readWriteLocks),
+      semaphores: byName(this.semaphores),
+    };
+  }
+
+  private record(entry: TimelineEntry): void {
+    this.timeline.push(entry);
+    if (this.timeline.length > this.dashboard.timelineSize) this.timeline.shift();
+    this.messages.next({ kind: 'event', entry });
+  }
+
+  /** Every category listed, every name read (and watched, while a page is open). */
+  private readAll(): Promise<void> {
+    for (const category of CATEGORIES) this.stale.push({ category, every: true });
+    return this.readStale();
+  }
+
+  /** Runs `read` after any reading under way: one reading at a time. */
+  private serialized(read: () => Promise<void>): Promise<void> {
+    const next = (this.reading ?? Promise.resolve()).then(read, read);
+    this.reading = next.catch(() => undefined);
+    return next;
+  }
+
+  /** A watch of ours fired (or could not be set): read what it watched again. */
+  private onChange(path: string, stale: Stale): void {
+    this.watched.delete(path);
+    this.markStale(stale);
+  }
+
+  /** Reads `stale` again once changes have settled, and sends the new view to the open pages. */
+  private markStale(stale: Stale): void {
+    if (this.closed || this.viewers === 0) return;
+    this.stale.push(stale);
+    this.settleTimer ??= setTimeout(() => {
+      this.settleTimer = undefined;
+      this.serialized(() => this.readStale()).then(
+        () => this.messages.next({ kind: 'view', view: this.view() }),
+        (error: unknown) => this.logger.warn(`could not read ${this.options.root} again: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, SETTLE_MS);
+  }
+
+  private async readStale(): Promise<void> {
+    const names = new Map<string, Set<Category>>();
+    const named = (name: string) => names.get(name) ?? names.set(name, new Set()).get(name)!;
+    const categories = new Map<Category, boolean>();
+    for (const stale of this.stale.splice(0)) {
+      if ('name' in stale) named(stale.name);
+      else categories.set(stale.category, categories.get(stale.category) === true || stale.every === true);
+    }
+    for (const [category, every] of categories) for (const name of await this.listCategory(category, every)) named(name).add(category);
+    const list = [...names];
+    for (let i = 0; i < list.length; i += READ_BATCH) await Promise.all(list.slice(i, i + READ_BATCH).map(([name, kinds]) => this.readName(name, kinds)));
+  }
+
+  /**
+   * Lists a category (and watches it while pages are open); drops the names gone, and returns
+   * those to read: the new ones, or with `every` all (the reading that sets the watches).
+   */
+  private async listCategory(category: Category, every: boolean): Promise<string[]> {
+    const path = `${this.options.root}/${category}`;
+    let children: string[];
+    try {
+      children = (await this.session.getChildren(path, this.watcher(path, { category }))).children;
+    } catch (error) {
+      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+      // Nothing of this kind yet: watch for the category's creation instead (an exists watch).
+      this.watched.delete(path);
+      const watcher = this.watcher(path, { category });
+      if (watcher && (await this.session.exists(path, watcher)) !== null) {
+        this.watched.delete(path); // made meanwhile: list it (the exists watch fires once more, harmlessly)
+        return this.listCategory(category, every);
+      }
+      children = [];
+    }
+    const map = this.mapOf(category);
+    const present = new Set(children);
+    for (const name of [...map.keys()]) if (!present.has(name)) map.delete(name);
+    return every ? children : children.filter((name) => !map.has(name));
+  }
+
+  /**
+   * Reads everything called `name` again (`kinds`: categories it is known in besides those of the
+   * last view), records holder changes, and keeps its directories watched. The watches go out
+   * before the reading, on the same session, which ZooKeeper serves in order: a change after the
+   * reading's listings fires them, one before is in the reading. (Set after, a change between the
+   * two would show only at the next change.) A kind found for the first time is watched after
+   * its reading, so it is read once more.
+   */
+  private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
+    const watchedBefore = new Set<string>();
+    if (this.viewers > 0) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
+    const reading = await inspect(this.session, this.options.root, name);
+    const lock = reading.locks[0];
+    const election = reading.elections[0];
+    this.noteSuccession('lock', name, this.locks.get(name)?.holder?.node, lock?.holder);
+    this.noteSuccession('election', name, this.elections.get(name)?.leader?.node, election?.leader);
+    this.put(this.locks, name, lock);
+    this.put(this.elections, name, election);
+    this.put(this.readWriteLocks, name, reading.readWriteLocks[0]);
+    this.put(this.semaphores, name, reading.semaphores[0]);
+    if (this.viewers === 0) return;
+    let late = false;
+    for (const target of this.watchTargets(name, new Set())) if (!watchedBefore.has(target.path) && this.watch(target, name)) late = true;
+    if (late) this.markStale({ name });
+  }
+
+  /** What to watch of `name`: its directories in `kinds` and in the view, and the ready znodes the view shows. */
+  private watchTargets(name: string, kinds: ReadonlySet<Category>): { readonly path: string; readonly kind: 'children' | 'data' }[] {
+    const root = this.options.root;
+    const has = (category: Category) => kinds.has(category) || this.mapOf(category).has(name);
+    const targets: { path: string; kind: 'children' | 'data' }[] = [];
+    if (has('locks')) targets.push({ path: znodePaths.lockDir(root, name), kind: 'children' });
+    if (has('elections')) targets.push({ path: znodePaths.electionDir(root, name), kind: 'children' });
+    if (has('rwlocks')) targets.push({ path: znodePaths.readWriteLockDir(root, name), kind: 'children' });
+    if (has('semaphores')) {
+      const dir = znodePaths.semaphoreDir(root, name);
+      targets.push({ path: dir, kind: 'children' }, { path: znodePaths.semaphoreLeases(dir), kind: 'children' });
+    }
+    for (const queue of [this.locks.get(name), this.elections.get(name)]) if (queue?.ready) targets.push({ path: znodePaths.ready(queue.path), kind: 'data' });
+    return targets;
+  }
+
+  /** Sets the watch unless one of ours stands there; true if it sent one. A path gone answers as a change. */
+  private watch(target: { readonly path: string; readonly kind: 'children' | 'data' }, name: string): boolean {
+    const watcher = this.watcher(target.path, { name });
+    if (!watcher) return false;
+    const sent = target.kind === 'children' ? this.session.getChildren(target.path, watcher) : this.session.getData(target.path, watcher);
+    sent.catch(() => this.onChange(target.path, { name }));
+    return true;
+  }
+
+  private put<T>(map: Map<string, T>, name: string, value: T | undefined): void {
+    if (value) map.set(name, value);
+    else map.delete(name);
+  }
+
+  private noteSuccession(kind: 'lock' | 'election', name: string, before: string | undefined, now: { node: string; identity: string | null } | null | undefined): void {
+    if (before === (now?.node ?? undefined) || (before === undefined && now === undefined)) return;
+    const who = now ? (now.identity ?? now.node) : undefined;
+    this.record({
+      at: new Date().toISOString(),
+      type: kind === 'lock' ? 'lock.holder' : 'election.leader',
+      name,
+      detail: who === undefined ? (kind === 'lock' ? 'free' : 'no leader') : kind === 'lock' ? `held by ${who}` : `led by ${who}`,
+    });
+  }
+
+  private mapOf(category: Category): Map<string, unknown> {
+    return { locks: this.locks, elections: this.elections, rwlocks: this.readWriteLocks, semaphores: this.semaphores }[category];
+  }
+
+  private watcher(path: string, stale: Stale) {
+    if (this.viewers === 0 || this.watched.has(path)) return undefined;
+    this.watched.add(path);
+    return () => this.onChange(path, stale);
+  }
+}

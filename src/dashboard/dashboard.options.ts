@@ -1,0 +1,43 @@
+import type { CanActivate, DynamicModule, ForwardReference, Type } from '@nestjs/common';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+
+/** Options of `ZkLockDashboardModule.forRoot`. */
+export interface ZkLockDashboardOptions {
+  /** Where the page is mounted in the application's HTTP routes. Default `zk-lock`. */
+  readonly path?: string;
+  /**
+   * Who may see the page and its API and use its actions: a guard class (resolved by Nest, so it
+   * may inject) or instance, as `@UseGuards` takes. Required unless `public` is true: the page shows
+   * who holds what and can ask holders to let go.
+   */
+  readonly guard?: Type<CanActivate> | CanActivate;
+  /** Serve the page without a guard. Only for a page that is already behind something else. */
+  readonly public?: boolean;
+  /** Recent events kept for the timeline (and sent to a page when it opens). Default 200. */
+  readonly timelineSize?: number;
+  /** Modules the guard needs (its own injections). `ZkLockModule` must be global or imported here. */
+  readonly imports?: Array<Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference>;
+}
+
+export interface ResolvedDashboardOptions {
+  readonly path: string;
+  readonly guard: Type<CanActivate> | CanActivate | undefined;
+  readonly timelineSize: number;
+}
+
+const PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+
+/** Checks the options; throws `InvalidOptionsError` (the module never starts unguarded by accident). */
+export function resolveDashboardOptions(options: ZkLockDashboardOptions): ResolvedDashboardOptions {
+  const path = (options.path ?? 'zk-lock').replace(/^\/+|\/+$/g, '');
+  if (!PATH.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) throw new InvalidOptionsError('dashboard.path', `expected URL path segments such as "admin/zk-lock", got ${JSON.stringify(options.path)}`);
+  if (options.guard === undefined && options.public !== true) {
+    throw new InvalidOptionsError('dashboard.guard', 'the dashboard shows every lock holder and can ask them to let go: give it a guard, or say `public: true` if something in front of it already guards it');
+  }
+  if (options.guard !== undefined && options.public === true) throw new InvalidOptionsError('dashboard.public', 'a dashboard with a guard is not public: give one or the other');
+  const timelineSize = options.timelineSize ?? 200;
+  if (!Number.isInteger(timelineSize) || timelineSize < 1 || timelineSize > 10_000) {
+    throw new InvalidOptionsError('dashboard.timelineSize', `expected an integer from 1 to 10000, got ${String(options.timelineSize)}`);
+  }
+  return { path, guard: options.guard, timelineSize };
+}

@@ -1,0 +1,175 @@
+/**
+ * The dashboard (issue 20) on a real server, mounted in a Nest HTTP app on Express and on
+ * Fastify: the guard is required and enforced; the state and the event stream show holders and
+ * waiters in queue order with their identities, elections and their leaders; a release elsewhere
+ * reaches an open page as a new view and a timeline entry; the actions ask the holder or the leader
+ * and need the confirmation header; watches stay one per directory however many wait.
+ */
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Injectable, Module, type CanActivate, type ExecutionContext, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { ZkLockDashboardModule, type DashboardView, type TimelineEntry } from '../../src/dashboard/index.js';
+import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import type { Lease } from '../../src/recipes/lock/lease.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { ZkLockModule } from '../../src/zk-lock.module.js';
+import { watchedBy } from '../support/server-watches.js';
+import { waitFor } from '../support/wait.js';
+import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { SseReader, type SseMessage } from './sse-reader.js';
+
+const AUTH = { authorization: 'Bearer let-me-in' };
+
+@Injectable()
+class TokenGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
+    return request.headers.authorization === AUTH.authorization;
+  }
+}
+
+describe('ZkLockDashboardModule.forRoot', () => {
+  it('refuses to mount without a guard unless told the page is public', () => {
+    assert.throws(() => ZkLockDashboardModule.forRoot({}), (error: unknown) => error instanceof InvalidOptionsError && /guard/.test(error.message));
+    assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, public: true }), InvalidOptionsError);
+    assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, path: '../x' }), InvalidOptionsError);
+    assert.doesNotThrow(() => ZkLockDashboardModule.forRoot({ public: true }));
+  });
+});
+
+for (const platform of ['express', 'fastify'] as const) {
+  describe(`the dashboard on ${platform}`, () => {
+    const root = testRoot();
+    let app: INestApplication;
+    let base: string;
+    const others: ZkSession[] = [];
+
+    before(async () => {
+      @Module({
+        imports: [
+          ZkLockModule.forRoot({ connect: sharedConnect(), root, sessionTimeoutMs: 4000, isGlobal: true, identity: 'dashboard-app' }),
+          ZkLockDashboardModule.forRoot({ path: 'ops/zk-lock', guard: TokenGuard }),
+        ],
+      })
+      class AppModule {}
+      app = await NestFactory.create(AppModule, platform === 'express' ? new ExpressAdapter() : new FastifyAdapter(), { logger: false });
+      await app.listen(0, '127.0.0.1');
+      base = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/ops/zk-lock`;
+    });
+
+    after(async () => {
+      await app?.close();
+      for (const session of others) session.close();
+    });
+
+    /** A client of its own (own session), with `identity` in its queue nodes. */
+    async function client(identity: string): Promise<LockClient> {
+      const session = await openSession(sharedConnect());
+      others.push(session);
+      return new LockClient(session, { root, identity });
+    }
+
+    const get = (path: string, headers: Record<string, string> = AUTH) => fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
+
+    it('answers 403 to a request the guard refuses, on every route', async () => {
+      for (const path of ['', '/api/state', '/api/stream']) assert.equal((await get(path, {})).status, 403, path);
+      const post = await fetch(`${base}/api/locks/x/release`, { method: 'POST', headers: { 'x-zk-lock-confirm': 'yes' }, signal: AbortSignal.timeout(10_000) });
+      assert.equal(post.status, 403);
+      const page = await get('');
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(await page.text(), /<title>nestjs-zk-lock<\/title>/);
+    });
+
+    it('shows a lock\'s holder and its waiters in queue order, and an election\'s leader and followers', async () => {
+      const [a, b, c] = [await client('holder-a'), await client('waiter-b'), await client('waiter-c')];
+      const held = await a.acquire('orders:1');
+      const waiting = [b.acquire('orders:1')];
+      await waitFor(async () => (await (await get('/api/state')).json() as { view: DashboardView }).view.locks.find((l) => l.name === 'orders:1')?.waiters.length === 1, { timeoutMs: 10_000, message: 'b queued' });
+      waiting.push(c.acquire('orders:1')); // behind b: the order of their creates is the queue's
+      const elections: LeaderElection[] = [];
+      for (const identity of ['leader-x', 'follower-y']) {
+        const session = await openSession(sharedConnect());
+        others.push(session);
+        const election = new LeaderElection(session, { root, name: 'billing', identity });
+        election.join();
+        elections.push(election);
+        if (identity === 'leader-x') await waitFor(() => election.isLeader, { timeoutMs: 10_000, message: 'the first participant leads' });
+      }
+      let view!: DashboardView;
+      await waitFor(async () => {
+        view = ((await (await get('/api/state')).json()) as { view: DashboardView }).view;
+        return view.locks.find((l) => l.name === 'orders:1')?.waiters.length === 2 && view.elections.find((e) => e.name === 'billing')?.followers.length === 1;
+      }, { timeoutMs: 10_000, message: 'both waiters and the follower shown' });
+      const lock = view.locks.find((l) => l.name === 'orders:1')!;
+      assert.equal(lock.holder?.identity, 'holder-a');
+      assert.deepEqual(lock.waiters.map((w) => w.identity), ['waiter-b', 'waiter-c']);
+      const election = view.elections.find((e) => e.name === 'billing')!;
+      assert.equal(election.leader?.identity, 'leader-x');
+      assert.equal(view.session.state, 'connected');
+      await held.release();
+      for (const next of waiting) await (await next).release(); // in queue order: c holds only once b let go
+      for (const e of elections) await e.close();
+    });
+
+    it('streams a new view and a timeline entry when the holder changes elsewhere, with one watch per directory', async () => {
+      const [a, b] = [await client('first'), await client('second')];
+      const held = await a.acquire('invoice:7');
+      const stream = await SseReader.open(`${base}/api/stream`, AUTH);
+      try {
+        assert.equal(stream.status, 200);
+        const holderOf = (message: SseMessage) => (message.data as DashboardView).locks.find((l) => l.name === 'invoice:7')?.holder?.identity;
+        await stream.next((m) => m.event === 'view' && holderOf(m) === 'first', 10_000, 'a view with the first holder');
+        // 20 waiters, then `b`: each releases as soon as it holds, so the queue drains after the holder.
+        const waiters = await Promise.all(Array.from({ length: 20 }, (_, i) => client(`w${i}`)));
+        let letGo!: () => void;
+        const released = new Promise<void>((resolve) => (letGo = resolve));
+        const drained: Promise<void>[] = [];
+        const holdUntilLetGo = async (lease: Lease) => {
+          await released;
+          await lease.release();
+        };
+        for (const waiter of waiters) {
+          drained.push(waiter.acquire('invoice:7').then(holdUntilLetGo));
+          await waitFor(async () => (await (await get('/api/state')).json() as { view: DashboardView }).view.locks.find((l) => l.name === 'invoice:7')!.waiters.length === drained.length, { timeoutMs: 10_000, message: `waiter ${drained.length} shown` });
+        }
+        drained.push(b.acquire('invoice:7').then(holdUntilLetGo));
+        await stream.next((m) => m.event === 'view' && (m.data as DashboardView).locks.find((l) => l.name === 'invoice:7')?.waiters.length === 21, 10_000, 'a view with all 21 waiters');
+        // The dashboard's own session: one watch per category listing and per directory, not per waiter.
+        const sessionId = app.get(ZkSession).sessionId!;
+        const watched = await watchedBy(sharedConnect(), sessionId);
+        assert.ok(watched.length <= 8, `the dashboard watches ${watched.length} paths: ${watched.join(', ')}`);
+        await held.release();
+        const entry = await stream.next((m) => m.event === 'event' && (m.data as TimelineEntry).type === 'lock.holder' && (m.data as TimelineEntry).name === 'invoice:7', 10_000, 'a holder change in the timeline');
+        assert.equal((entry.data as TimelineEntry).detail, 'held by w0');
+        letGo(); // each holds until now: the queue drains in order
+        await Promise.all(drained);
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('asks a holder to let go only with the confirmation header; an invalid name is a 400', async () => {
+      const holder = await client('long-job');
+      const lease: Lease = await holder.acquire('export');
+      const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: { ...AUTH, ...headers }, signal: AbortSignal.timeout(10_000) });
+      assert.equal((await post('/api/locks/export/release', {})).status, 400);
+      assert.equal(lease.releaseRequested.aborted, false);
+      const asked = await post('/api/locks/export/release', { 'x-zk-lock-confirm': 'yes' });
+      assert.equal(asked.status, 200);
+      const body = (await asked.json()) as { requested: boolean; identity: string };
+      assert.deepEqual({ requested: body.requested, identity: body.identity }, { requested: true, identity: 'long-job' });
+      await waitFor(() => lease.releaseRequested.aborted, { timeoutMs: 10_000, message: 'the holder was told' });
+      await lease.release();
+      assert.equal((await post('/api/locks/a%01b/release', { 'x-zk-lock-confirm': 'yes' })).status, 400);
+      const nobody = (await (await post('/api/elections/none/step-down', { 'x-zk-lock-confirm': 'yes' })).json()) as { requested: boolean; reason: string };
+      assert.deepEqual(nobody, { requested: false, dir: `${root}/elections/none`, reason: 'free' });
+    });
+  });
+}
