@@ -31,6 +31,8 @@ export async function keepRunning({ narrator, stream, replicas, restart, zookeep
   narrator.line();
   narrator.line('  Try:');
   const json = `-H 'content-type: application/json'`;
+  row('dashboard', `${replicas[0]!.url}/zk-lock   (open it in a browser: every lock, election and waiter, live)`);
+  narrator.line();
   const tries: [string, string][] = [
     ["who leads, the election queue, the locks this replica holds", `curl -s ${replicas[0]!.url}/status`],
     ['the terminus health check (session state, leadership)', `curl -s ${replicas[0]!.url}/health`],

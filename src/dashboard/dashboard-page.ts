@@ -65,7 +65,7 @@ const PAGE = `<!doctype html>
 </main>
 <script>
 (() => {
-  const BASE = location.pathname.replace(/\/+$/, '');
+  const BASE = location.pathname.replace(/\\/+$/, '');
   const MAX_WAITERS_SHOWN = 20;
   const MAX_TIMELINE = 500;
   const $ = (id) => document.getElementById(id);

@@ -13,6 +13,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ZkLockDashboardModule, type DashboardView, type TimelineEntry } from '../../src/dashboard/index.js';
+import { dashboardPage } from '../../src/dashboard/dashboard-page.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
@@ -40,6 +41,14 @@ describe('ZkLockDashboardModule.forRoot', () => {
     assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, public: true }), InvalidOptionsError);
     assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, path: '../x' }), InvalidOptionsError);
     assert.doesNotThrow(() => ZkLockDashboardModule.forRoot({ public: true }));
+  });
+});
+
+describe('the dashboard page', () => {
+  it('carries a script that parses (a template-literal escape once broke it)', () => {
+    const script = /<script>([\s\S]*)<\/script>/.exec(dashboardPage())?.[1];
+    assert.ok(script, 'the page has a script');
+    assert.doesNotThrow(() => new Function(script), 'the script is not valid JavaScript');
   });
 });
 
