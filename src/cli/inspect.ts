@@ -69,6 +69,14 @@ export interface Inspection {
 }
 
 /**
+ * Queue nodes read before, by path, for a caller that inspects again and again (the dashboard):
+ * a node's data and creation never change, so only the first node of each lock and election
+ * queue (whose release mark may have) is read again. `inspect` adds what it reads; the caller
+ * bounds the map.
+ */
+export type KnownNodes = Map<string, InspectedNode>;
+
+/**
  * Reads every lock, election, read/write lock and semaphore under `root` (or only those called
  * `name`) without changing anything: it creates no node and sets no watch. Costs 4 listings, then
  * per lock or election one listing and one read per queue node (plus one for its ready znode), all
@@ -77,17 +85,17 @@ export interface Inspection {
  * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
  * queue went through or close to it, never a node that was not there.
  */
-export async function inspect(client: ZkClient, root: string, name?: string): Promise<Inspection> {
+export async function inspect(client: ZkClient, root: string, name?: string, known?: KnownNodes): Promise<Inspection> {
   const at = new Date();
   if (name !== undefined) validateLockName(name);
   const lockNames = name === undefined ? await listChildren(client, `${root}/locks`) : [name];
   const electionNames = name === undefined ? await listChildren(client, `${root}/elections`) : [name];
   const readWriteNames = name === undefined ? await listChildren(client, `${root}/rwlocks`) : [name];
   const semaphoreNames = name === undefined ? await listChildren(client, `${root}/semaphores`) : [name];
-  const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime());
+  const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime(), known);
   const [locks, elections, readWriteLocks, semaphores] = await Promise.all([
-    Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime()))),
-    Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime()))),
+    Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime(), known))),
+    Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime(), known))),
     Promise.all(readWriteNames.map((lock) => readReadWriteLock(client, root, lock, readNodeAt))),
     Promise.all(semaphoreNames.map((semaphore) => readSemaphore(client, root, semaphore, readNodeAt, at.getTime()))),
   ]);
@@ -143,7 +151,7 @@ async function listChildren(client: ZkClient, path: string): Promise<string[]> {
 }
 
 /** One queue in grant order, or undefined when its directory is gone (a container the server removed). */
-async function readQueue(client: ZkClient, dir: string, marker: QueueMarker, now: number): Promise<QueueReading | undefined> {
+async function readQueue(client: ZkClient, dir: string, marker: QueueMarker, now: number, known: KnownNodes | undefined): Promise<QueueReading | undefined> {
   let children: string[];
   try {
     ({ children } = await client.getChildren(dir));
@@ -154,16 +162,19 @@ async function readQueue(client: ZkClient, dir: string, marker: QueueMarker, now
   // Sorted by sequence, not by name: the uuid prefix breaks lexical order.
   const queue = sortQueue(children, marker);
   const [nodes, ready] = await Promise.all([
-    Promise.all(queue.map((node) => readNode(client, `${dir}/${node.name}`, node.name, node.sequence, now))),
+    // The head afresh: a release request marks it (a setData) after it was first read.
+    Promise.all(queue.map((node, index) => readNode(client, `${dir}/${node.name}`, node.name, node.sequence, now, index === 0 ? undefined : known))),
     children.includes('ready') ? readReady(client, dir) : Promise.resolve(null),
   ]);
   return { path: dir, nodes: nodes.filter((node): node is InspectedNode => node !== undefined), ready };
 }
 
-async function readNode(client: ZkClient, path: string, name: string, sequence: number, now: number): Promise<InspectedNode | undefined> {
+async function readNode(client: ZkClient, path: string, name: string, sequence: number, now: number, known?: KnownNodes): Promise<InspectedNode | undefined> {
+  const before = known?.get(path);
+  if (before) return { ...before, ageMs: Math.max(0, now - Date.parse(before.createdAt)) };
   try {
     const { data, stat } = await client.getData(path);
-    return {
+    const node: InspectedNode = {
       node: name,
       sequence,
       identity: data.length > 0 ? data.toString('utf8') : null,
@@ -173,6 +184,8 @@ async function readNode(client: ZkClient, path: string, name: string, sequence: 
       zxid: electionToken(stat.czxid).toString(),
       releaseRequested: isReleaseRequested(stat),
     };
+    known?.set(path, node);
+    return node;
   } catch (error) {
     // Released (or its session ended) between the listing and this read: no longer in the queue.
     if (ZooKeeperError.is(error, 'NONODE')) return undefined;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Observable, Subject, type Subscription } from 'rxjs';
-import { inspect, type InspectedElection, type InspectedLock, type Inspection } from '../cli/inspect.js';
+import { inspect, type InspectedElection, type InspectedLock, type Inspection, type KnownNodes } from '../cli/inspect.js';
 import type { InspectedReadWriteLock, InspectedSemaphore } from '../cli/inspect-shared.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { ZkLockEvents } from '../observability/zk-lock-events.js';
@@ -12,7 +12,7 @@ import type { SessionState } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 import { DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
-import { timelineEntryOf, type TimelineEntry } from './timeline.js';
+import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
 
 /** What the page shows: everything under the root, and this process's session. */
 export interface DashboardView extends Omit<Inspection, 'version'> {
@@ -30,6 +30,8 @@ type Stale = { readonly category: Category; readonly every?: boolean } | { reado
 const SETTLE_MS = 200;
 /** Names read at once, so that a thousand new locks do not send a thousand readings together. */
 const READ_BATCH = 32;
+/** Queue nodes remembered (see `KnownNodes`); past this, forgotten all at once and read again. */
+const KNOWN_NODES_MAX = 10_000;
 
 /**
  * The dashboard's live picture of the root, shared by every open page, and its timeline.
@@ -55,6 +57,8 @@ export class DashboardState implements OnModuleDestroy {
   private readonly readWriteLocks = new Map<string, InspectedReadWriteLock>();
   private readonly semaphores = new Map<string, InspectedSemaphore>();
   private readonly timeline: TimelineEntry[] = [];
+  /** Queue nodes already read: a change of a queue of 1000 reads its new nodes and its head, not 1000. */
+  private readonly known: KnownNodes = new Map();
   private readonly messages = new Subject<DashboardMessage>();
   private readonly events: Subscription;
   /** Paths with a watch of ours that has not fired yet. */
@@ -211,7 +215,8 @@ export class DashboardState implements OnModuleDestroy {
   private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
     const watchedBefore = new Set<string>();
     if (this.viewers > 0) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
-    const reading = await inspect(this.session, this.options.root, name);
+    if (this.known.size > KNOWN_NODES_MAX) this.known.clear();
+    const reading = await inspect(this.session, this.options.root, name, this.known);
     const lock = reading.locks[0];
     const election = reading.elections[0];
     this.noteSuccession('lock', name, this.locks.get(name)?.holder?.node, lock?.holder);
@@ -256,15 +261,9 @@ export class DashboardState implements OnModuleDestroy {
     else map.delete(name);
   }
 
+  /** A lock's holder or an election's leader changed between two readings: a timeline line for every process's changes. */
   private noteSuccession(kind: 'lock' | 'election', name: string, before: string | undefined, now: { node: string; identity: string | null } | null | undefined): void {
-    if (before === (now?.node ?? undefined) || (before === undefined && now === undefined)) return;
-    const who = now ? (now.identity ?? now.node) : undefined;
-    this.record({
-      at: new Date().toISOString(),
-      type: kind === 'lock' ? 'lock.holder' : 'election.leader',
-      name,
-      detail: who === undefined ? (kind === 'lock' ? 'free' : 'no leader') : kind === 'lock' ? `held by ${who}` : `led by ${who}`,
-    });
+    if (before !== (now?.node ?? undefined)) this.record(successionEntry(kind, name, now));
   }
 
   private mapOf(category: Category): Map<string, unknown> {

@@ -48,3 +48,10 @@ export function timelineEntryOf(event: ZkLockEvent): TimelineEntry {
       return { at, type: event.type, name: event.name, detail: '' };
   }
 }
+
+/** The timeline's line for a change of a lock's holder or an election's leader, seen by the dashboard's watches. */
+export function successionEntry(kind: 'lock' | 'election', name: string, now: { readonly node: string; readonly identity: string | null } | null | undefined): TimelineEntry {
+  const who = now ? (now.identity ?? now.node) : undefined;
+  const detail = kind === 'lock' ? (who === undefined ? 'free' : `held by ${who}`) : who === undefined ? 'no leader' : `led by ${who}`;
+  return { at: new Date().toISOString(), type: kind === 'lock' ? 'lock.holder' : 'election.leader', name, detail };
+}
