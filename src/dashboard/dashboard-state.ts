@@ -1,29 +1,20 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Observable, Subject, type Subscription } from 'rxjs';
-import { inspect, type InspectedElection, type InspectedLock, type Inspection, type KnownNodes } from '../cli/inspect.js';
+import { inspect, type InspectedElection, type InspectedLock, type KnownNodes } from '../cli/inspect.js';
 import type { InspectedReadWriteLock, InspectedSemaphore } from '../cli/inspect-shared.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { ZkLockEvents } from '../observability/zk-lock-events.js';
 import type { ZkLockEvent } from '../observability/zk-lock-event.js';
-import { znodePaths } from '../recipes/znode-paths.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
-import type { SessionState } from '../zookeeper/session-state.js';
+import type { SessionStateChange } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
+import type { DashboardMessage, DashboardView } from './dashboard-view.js';
 import { DASHBOARD_OPTIONS } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
+import { CATEGORIES, watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
 
-/** What the page shows: everything under the root, and this process's session. */
-export interface DashboardView extends Omit<Inspection, 'version'> {
-  readonly session: { readonly state: SessionState; readonly sessionId: string | null };
-}
-
-/** What the page's event stream carries. */
-export type DashboardMessage = { readonly kind: 'view'; readonly view: DashboardView } | { readonly kind: 'event'; readonly entry: TimelineEntry };
-
-const CATEGORIES = ['locks', 'elections', 'rwlocks', 'semaphores'] as const;
-type Category = (typeof CATEGORIES)[number];
 /** To read again: a category's listing (its new names, or with `every` all of them), or one name. */
 type Stale = { readonly category: Category; readonly every?: boolean } | { readonly name: string };
 /** Changes arriving within this long are read together: a busy lock must not mean a read per release. */
@@ -61,6 +52,9 @@ export class DashboardState implements OnModuleDestroy {
   private readonly known: KnownNodes = new Map();
   private readonly messages = new Subject<DashboardMessage>();
   private readonly events: Subscription;
+  private readonly sessionStates: Subscription;
+  /** The session the watches were set on: a new one (the old expired) holds none of them. */
+  private sessionId: string | undefined;
   /** Paths with a watch of ours that has not fired yet. */
   private readonly watched = new Set<string>();
   private readonly stale: Stale[] = [];
@@ -79,6 +73,7 @@ export class DashboardState implements OnModuleDestroy {
     events: ZkLockEvents,
   ) {
     this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
+    this.sessionStates = session.state$.subscribe((change) => this.onSessionState(change));
   }
 
   /** The view now and the recent timeline. With a page open it is the live view; else it is read now. */
@@ -110,6 +105,7 @@ export class DashboardState implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.closed = true;
     this.events.unsubscribe();
+    this.sessionStates.unsubscribe();
     clearTimeout(this.settleTimer);
     this.messages.complete();
   }
@@ -144,6 +140,19 @@ export class DashboardState implements OnModuleDestroy {
     const next = (this.reading ?? Promise.resolve()).then(read, read);
     this.reading = next.catch(() => undefined);
     return next;
+  }
+
+  /** Pages see every state of the session; after a new session (the old one expired), everything is read and watched again. */
+  private onSessionState(change: SessionStateChange): void {
+    if (change.state === 'connected' && change.sessionId !== undefined) {
+      const replaced = this.sessionId !== undefined && change.sessionId !== this.sessionId;
+      this.sessionId = change.sessionId;
+      if (replaced) {
+        this.watched.clear();
+        if (this.viewers > 0) this.live = this.serialized(() => this.readAll());
+      }
+    }
+    if (this.viewers > 0 && !this.closed) void this.live?.then(() => this.messages.next({ kind: 'view', view: this.view() }), () => undefined);
   }
 
   /** A watch of ours fired (or could not be set): read what it watched again. */
@@ -232,23 +241,13 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   /** What to watch of `name`: its directories in `kinds` and in the view, and the ready znodes the view shows. */
-  private watchTargets(name: string, kinds: ReadonlySet<Category>): { readonly path: string; readonly kind: 'children' | 'data' }[] {
-    const root = this.options.root;
-    const has = (category: Category) => kinds.has(category) || this.mapOf(category).has(name);
-    const targets: { path: string; kind: 'children' | 'data' }[] = [];
-    if (has('locks')) targets.push({ path: znodePaths.lockDir(root, name), kind: 'children' });
-    if (has('elections')) targets.push({ path: znodePaths.electionDir(root, name), kind: 'children' });
-    if (has('rwlocks')) targets.push({ path: znodePaths.readWriteLockDir(root, name), kind: 'children' });
-    if (has('semaphores')) {
-      const dir = znodePaths.semaphoreDir(root, name);
-      targets.push({ path: dir, kind: 'children' }, { path: znodePaths.semaphoreLeases(dir), kind: 'children' });
-    }
-    for (const queue of [this.locks.get(name), this.elections.get(name)]) if (queue?.ready) targets.push({ path: znodePaths.ready(queue.path), kind: 'data' });
-    return targets;
+  private watchTargets(name: string, kinds: ReadonlySet<Category>): WatchTarget[] {
+    const readyOf = [this.locks.get(name), this.elections.get(name)].flatMap((queue) => (queue?.ready ? [queue.path] : []));
+    return watchTargetsOf(this.options.root, name, (category) => kinds.has(category) || this.mapOf(category).has(name), readyOf);
   }
 
   /** Sets the watch unless one of ours stands there; true if it sent one. A path gone answers as a change. */
-  private watch(target: { readonly path: string; readonly kind: 'children' | 'data' }, name: string): boolean {
+  private watch(target: WatchTarget, name: string): boolean {
     const watcher = this.watcher(target.path, { name });
     if (!watcher) return false;
     const sent = target.kind === 'children' ? this.session.getChildren(target.path, watcher) : this.session.getData(target.path, watcher);

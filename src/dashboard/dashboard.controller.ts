@@ -5,7 +5,8 @@ import type { ReleaseRequest } from '../recipes/queue/release-request.js';
 import { LeaderService } from '../services/leader.service.js';
 import { LockService } from '../services/lock.service.js';
 import { dashboardPage } from './dashboard-page.js';
-import { DashboardState, type DashboardView } from './dashboard-state.js';
+import { DashboardState } from './dashboard-state.js';
+import type { DashboardView } from './dashboard-view.js';
 import type { TimelineEntry } from './timeline.js';
 
 /** The header an action must carry: the page sends it once the operator confirmed. */

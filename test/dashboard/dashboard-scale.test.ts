@@ -4,7 +4,8 @@
  * application's session, shows it. With 1000 locks held and 1000 waiters on one of them, the
  * state lists them all, the page's stream keeps one watch per directory (not per waiter), and a
  * release in the long queue is read again with a handful of server reads, not one per waiter
- * (counted on the shared server: the runner runs one test file at a time).
+ * (counted on the shared server: the runner runs one test file at a time). When the application's
+ * session expires, the dashboard sets its watches again on the new one and stays live.
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
@@ -23,7 +24,7 @@ import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import { watchedBy } from '../support/server-watches.js';
 import { fourLetterWord } from '../support/zk-server.js';
 import { waitFor } from '../support/wait.js';
-import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { expireSession, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 import { SseReader } from './sse-reader.js';
 
 async function startApp(options: ZkLockModuleOptions): Promise<{ app: INestApplication; base: string }> {
@@ -109,5 +110,31 @@ describe('the dashboard on 1000 locks and a queue of 1000', () => {
     }
     // The queue drains: each waiter releases once it holds.
     for (const waiting of queue) await (await waiting).release();
+  });
+});
+
+describe('the dashboard across an expiry of the application\'s session', () => {
+  it('watches again on the new session: a holder change afterwards still reaches the page', async () => {
+    const root = testRoot();
+    const { app, base } = await startApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 });
+    const other = await openSession(sharedConnect());
+    const stream = await SseReader.open(`${base}/api/stream`);
+    try {
+      const locks = new LockClient(other, { root, identity: 'elsewhere' });
+      const first = await locks.acquire('report');
+      const holderIs = (who: string | undefined) => (m: { event: string; data: unknown }) => m.event === 'view' && (m.data as DashboardView).locks.find((l) => l.name === 'report')?.holder?.identity === who;
+      await stream.next(holderIs('elsewhere'), 10_000, 'the holder shown');
+      const session = app.get(ZkSession);
+      const old = session.sessionId;
+      await expireSession(sharedConnect(), session);
+      await waitFor(() => session.state === 'connected' && session.sessionId !== old, { timeoutMs: 20_000, message: 'a new session' });
+      await stream.next((m) => m.event === 'view' && (m.data as DashboardView).session.sessionId === session.sessionId, 10_000, 'a view on the new session');
+      await first.release();
+      await stream.next((m) => m.event === 'view' && (m.data as DashboardView).locks.find((l) => l.name === 'report')?.holder === null, 10_000, 'the release seen through the new session\'s watches');
+    } finally {
+      stream.close();
+      other.close();
+      await app.close();
+    }
   });
 });

@@ -1,0 +1,29 @@
+import { znodePaths } from '../recipes/znode-paths.js';
+
+/** The four directories under the root whose children are the names the dashboard shows. */
+export const CATEGORIES = ['locks', 'elections', 'rwlocks', 'semaphores'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A znode the dashboard watches: a directory's children, or a ready znode's data. */
+export interface WatchTarget {
+  readonly path: string;
+  readonly kind: 'children' | 'data';
+}
+
+/**
+ * What the dashboard watches of `name`: the queue directory of each category `has` says it is in
+ * (a semaphore's two: its turnstile and its leases), and the ready znodes in `readyOf` (the
+ * directories whose last reading had one). One watch per directory, whatever its queue's length.
+ */
+export function watchTargetsOf(root: string, name: string, has: (category: Category) => boolean, readyOf: readonly string[]): WatchTarget[] {
+  const targets: WatchTarget[] = [];
+  if (has('locks')) targets.push({ path: znodePaths.lockDir(root, name), kind: 'children' });
+  if (has('elections')) targets.push({ path: znodePaths.electionDir(root, name), kind: 'children' });
+  if (has('rwlocks')) targets.push({ path: znodePaths.readWriteLockDir(root, name), kind: 'children' });
+  if (has('semaphores')) {
+    const dir = znodePaths.semaphoreDir(root, name);
+    targets.push({ path: dir, kind: 'children' }, { path: znodePaths.semaphoreLeases(dir), kind: 'children' });
+  }
+  for (const dir of readyOf) targets.push({ path: znodePaths.ready(dir), kind: 'data' });
+  return targets;
+}
