@@ -14,11 +14,12 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { EventStream } from '../../scripts/demo/event-stream.js';
 import { Replica } from '../../scripts/demo/replica.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { freePorts } from '../support/zk-server.js';
-import { sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 /** What the functions run in the page use of it (this project compiles without the DOM's types). */
-declare const document: { querySelector(selector: string): { readonly textContent: string | null } | null };
+declare const document: { querySelector(selector: string): { readonly textContent: string | null } | null; querySelectorAll(selector: string): { readonly length: number } };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The flags this machine's closed network needs (see the tool library's notes on Chromium). */
@@ -34,9 +35,10 @@ describe('the dashboard in headless Chromium, over three replicas of the example
   let browser: Browser | undefined;
   let page: Page;
 
+  const root = testRoot();
+
   before(async () => {
     assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium), or set CHROMIUM_PATH`);
-    const root = testRoot();
     const ports = await freePorts(3);
     for (const [i, name] of ['replica-a', 'replica-b', 'replica-c'].entries()) {
       const spec = { name, port: ports[i]!, connect: sharedConnect(), root, sessionTimeoutMs: SESSION_TIMEOUT_MS, ledgerDir: path.join(scratch, 'ledger'), logDir: scratch, stepMs: 100 };
@@ -72,7 +74,11 @@ describe('the dashboard in headless Chromium, over three replicas of the example
     assert.deepEqual(batch.body, { accepted: 'from-the-test', replica: 'replica-a' });
     await page.waitForFunction(() => /ready|dirty/.test(document.querySelector('#locks tr[data-name="settlement"] td:nth-child(4)')?.textContent ?? ''), undefined, { timeout: WAIT_MS });
     assert.match((await page.locator('#session').textContent()) ?? '', /session connected/);
+    assert.match((await page.locator('#elections tr[data-name="scheduler"] td:nth-child(2)').textContent()) ?? '', /token \d+/, "the leader's fencing token");
     await page.screenshot({ path: path.join(shots, 'dashboard.png') });
+    // The batch ends and releases the lock: the page says it is free, and when.
+    await page.waitForFunction(() => document.querySelector('#locks tr[data-name="settlement"] td:nth-child(2)')?.textContent === '—', undefined, { timeout: WAIT_MS });
+    await timelineHas('settlement free');
   });
 
   it('after a SIGKILL of the leader, shows the next leader once the dead session expired, and says so in the timeline', async () => {
@@ -80,6 +86,20 @@ describe('the dashboard in headless Chromium, over three replicas of the example
     await leaderShown('replica-b');
     await timelineHas('led by replica-b');
     await page.screenshot({ path: path.join(shots, 'dashboard-after-kill.png') });
+  });
+
+  it('stays responsive with 1000 more locks under the root: every row there, the page still answering, all free once their holder is gone', async () => {
+    const session = await openSession(sharedConnect(), 10_000);
+    try {
+      const locks = new LockClient(session, { root, identity: 'bulk' });
+      for (let i = 0; i < 1000; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => locks.acquire(`bulk-${String(i + j).padStart(4, '0')}`)));
+      await page.waitForFunction(() => document.querySelectorAll('#locks tr[data-name^="bulk-"]').length === 1000, undefined, { timeout: 60_000 });
+      assert.equal(await page.evaluate(() => 1 + 1), 2, 'the page answers');
+    } finally {
+      session.close(); // the 1000 locks go with the session
+    }
+    // Their directories stay (empty containers, until the server's sweep): 1000 rows, all free now.
+    await page.waitForFunction(`[...document.querySelectorAll('#locks tr[data-name^="bulk-"] td:nth-child(2)')].every((cell) => cell.textContent === '—')`, undefined, { timeout: 60_000 });
   });
 
   it('asks the leader to step down from the page, confirmed in the dialog', async () => {

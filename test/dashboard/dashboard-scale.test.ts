@@ -22,6 +22,7 @@ import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import { watchedBy } from '../support/server-watches.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { fourLetterWord } from '../support/zk-server.js';
 import { waitFor } from '../support/wait.js';
 import { expireSession, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
@@ -116,7 +117,11 @@ describe('the dashboard on 1000 locks and a queue of 1000', () => {
 describe('the dashboard across an expiry of the application\'s session', () => {
   it('watches again on the new session: a holder change afterwards still reaches the page', async () => {
     const root = testRoot();
-    const { app, base } = await startApp({ connect: sharedConnect(), root, sessionTimeoutMs: 4000 });
+    // The application reaches the server through a proxy, so that it can be kept from reconnecting
+    // while its session is expired (a reconnection would take the session back from the closing handle).
+    const [host, port] = sharedConnect().split(',')[0]!.split(':');
+    const proxy = await TcpProxy.start(host!, Number(port));
+    const { app, base } = await startApp({ connect: `127.0.0.1:${proxy.port}`, root, sessionTimeoutMs: 4000 });
     const other = await openSession(sharedConnect());
     const stream = await SseReader.open(`${base}/api/stream`);
     try {
@@ -126,7 +131,13 @@ describe('the dashboard across an expiry of the application\'s session', () => {
       await stream.next(holderIs('elsewhere'), 10_000, 'the holder shown');
       const session = app.get(ZkSession);
       const old = session.sessionId;
-      await expireSession(sharedConnect(), session);
+      proxy.refuse(true);
+      proxy.reset();
+      try {
+        await expireSession(sharedConnect(), session);
+      } finally {
+        proxy.refuse(false);
+      }
       await waitFor(() => session.state === 'connected' && session.sessionId !== old, { timeoutMs: 20_000, message: 'a new session' });
       await stream.next((m) => m.event === 'view' && (m.data as DashboardView).session.sessionId === session.sessionId, 10_000, 'a view on the new session');
       await first.release();
@@ -135,6 +146,7 @@ describe('the dashboard across an expiry of the application\'s session', () => {
       stream.close();
       other.close();
       await app.close();
+      await proxy.close();
     }
   });
 });
