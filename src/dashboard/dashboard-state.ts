@@ -8,9 +8,9 @@ import type { ZkLockEvent } from '../observability/zk-lock-event.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionStateChange } from '../zookeeper/session-state.js';
-import { ZkSession } from '../zookeeper/supervised-session.js';
+import type { ZkSessionClient } from '../zookeeper/session-requests.js';
 import type { DashboardMessage, DashboardView } from './dashboard-view.js';
-import { DASHBOARD_OPTIONS } from './dashboard.constants.js';
+import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
 import { CATEGORIES, watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
@@ -21,24 +21,20 @@ type Stale = { readonly category: Category; readonly every?: boolean } | { reado
 const SETTLE_MS = 200;
 /** Names read at once, so that a thousand new locks do not send a thousand readings together. */
 const READ_BATCH = 32;
+/** After a reading failed (the connection dropped, say): what it was to read is tried again this much later. */
+const RETRY_MS = 1000;
 /** Queue nodes remembered (see `KnownNodes`); past this, forgotten all at once and read again. */
 const KNOWN_NODES_MAX = 10_000;
 
 /**
  * The dashboard's live picture of the root, shared by every open page, and its timeline.
  *
- * Kept up to date by ZooKeeper watches, never by polling: a child watch on each of the four
- * category directories (a lock name appears or goes), one on each queue directory (someone
- * queued, got the lock, or left), and a data watch on each ready znode. That is one watch per
- * directory, however many waiters queue: bounded by the names, not by the traffic. A watch
- * that fires marks what it watched stale; what is stale is read again (that name only, or that
- * category's listing) once changes have settled for `SETTLE_MS`, and the new view goes to
- * every page. Watches are set only while a page is open; the package cannot remove a watch,
- * so one set before the last page closed fires once more and is not set again.
- *
- * The timeline is this process's own events (`ZkLockEvents`: grants, releases, losses,
- * recoveries, leadership changes, session states) and, for every process, each change of a
- * lock's holder or an election's leader seen by the watches.
+ * Kept up to date by watches, never by polling: one on each category directory (a name appears
+ * or goes), each queue directory and each ready znode; one per directory however many wait. A
+ * watch that fires marks its name stale; stale names are read again once changes settle
+ * (`SETTLE_MS`) and the new view goes to every page. Watches are set only while a page is open
+ * (the package cannot remove one: a watch set before the last page closed fires once, unheeded).
+ * The timeline is this process's events (`ZkLockEvents`) and every holder or leader change seen.
  */
 @Injectable()
 export class DashboardState implements OnModuleDestroy {
@@ -67,7 +63,7 @@ export class DashboardState implements OnModuleDestroy {
   private closed = false;
 
   constructor(
-    private readonly session: ZkSession,
+    @Inject(DASHBOARD_SESSION) private readonly session: ZkSessionClient,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
     @Inject(DASHBOARD_OPTIONS) private readonly dashboard: ResolvedDashboardOptions,
     events: ZkLockEvents,
@@ -161,24 +157,32 @@ export class DashboardState implements OnModuleDestroy {
     this.markStale(stale);
   }
 
-  /** Reads `stale` again once changes have settled, and sends the new view to the open pages. */
-  private markStale(stale: Stale): void {
+  /**
+   * Reads `stale` again once changes have settled, and sends the new view to the open pages. What
+   * a failed reading was to read is marked again, `RETRY_MS` later: a watch that fired is not set
+   * again until its name is read, so nothing else would bring the change back.
+   */
+  private markStale(stale: Stale, delayMs = SETTLE_MS): void {
     if (this.closed || this.viewers === 0) return;
     this.stale.push(stale);
     this.settleTimer ??= setTimeout(() => {
       this.settleTimer = undefined;
-      this.serialized(() => this.readStale()).then(
+      const batch = this.stale.splice(0);
+      this.serialized(() => this.readStale(batch)).then(
         () => this.messages.next({ kind: 'view', view: this.view() }),
-        (error: unknown) => this.logger.warn(`could not read ${this.options.root} again: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => {
+          this.logger.warn(`could not read ${this.options.root} again (trying again in ${RETRY_MS} ms): ${error instanceof Error ? error.message : String(error)}`);
+          for (const again of batch) this.markStale(again, RETRY_MS);
+        },
       );
-    }, SETTLE_MS);
+    }, delayMs);
   }
 
-  private async readStale(): Promise<void> {
+  private async readStale(batch: readonly Stale[] = this.stale.splice(0)): Promise<void> {
     const names = new Map<string, Set<Category>>();
     const named = (name: string) => names.get(name) ?? names.set(name, new Set()).get(name)!;
     const categories = new Map<Category, boolean>();
-    for (const stale of this.stale.splice(0)) {
+    for (const stale of batch) {
       if ('name' in stale) named(stale.name);
       else categories.set(stale.category, categories.get(stale.category) === true || stale.every === true);
     }
@@ -214,12 +218,11 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   /**
-   * Reads everything called `name` again (`kinds`: categories it is known in besides those of the
-   * last view), records holder changes, and keeps its directories watched. The watches go out
-   * before the reading, on the same session, which ZooKeeper serves in order: a change after the
-   * reading's listings fires them, one before is in the reading. (Set after, a change between the
-   * two would show only at the next change.) A kind found for the first time is watched after
-   * its reading, so it is read once more.
+   * Reads everything called `name` again (`kinds`: categories it is known in besides the view's),
+   * records holder changes, and keeps its directories watched. The watches go out before the
+   * reading, on the same session, which ZooKeeper serves in order: a change after the reading's
+   * listings fires them, one before is in the reading (set after, a change between the two would
+   * show only at the next). A kind found for the first time is watched after, so read once more.
    */
   private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
     const watchedBefore = new Set<string>();

@@ -1,6 +1,7 @@
 import { Controller, Module, UseGuards, type DynamicModule } from '@nestjs/common';
 import { DashboardRoutes } from './dashboard.controller.js';
-import { DASHBOARD_OPTIONS } from './dashboard.constants.js';
+import { ZkSession } from '../zookeeper/supervised-session.js';
+import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import { resolveDashboardOptions, type ZkLockDashboardOptions } from './dashboard.options.js';
 import { DashboardState } from './dashboard-state.js';
 
@@ -30,7 +31,7 @@ export class ZkLockDashboardModule {
       module: ZkLockDashboardModule,
       imports: options.imports ?? [],
       controllers: [ZkLockDashboardController],
-      providers: [{ provide: DASHBOARD_OPTIONS, useValue: resolved }, DashboardState],
+      providers: [{ provide: DASHBOARD_OPTIONS, useValue: resolved }, { provide: DASHBOARD_SESSION, useExisting: ZkSession }, DashboardState],
     };
   }
 }
