@@ -25,7 +25,7 @@ import { watchedBy } from '../support/server-watches.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { fourLetterWord } from '../support/zk-server.js';
 import { waitFor } from '../support/wait.js';
-import { expireSession, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { expireBehindProxy, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 import { SseReader } from './sse-reader.js';
 
 async function startApp(options: ZkLockModuleOptions): Promise<{ app: INestApplication; base: string }> {
@@ -131,13 +131,7 @@ describe('the dashboard across an expiry of the application\'s session', () => {
       await stream.next(holderIs('elsewhere'), 10_000, 'the holder shown');
       const session = app.get(ZkSession);
       const old = session.sessionId;
-      proxy.refuse(true);
-      proxy.reset();
-      try {
-        await expireSession(sharedConnect(), session);
-      } finally {
-        proxy.refuse(false);
-      }
+      await expireBehindProxy(proxy, sharedConnect(), session);
       await waitFor(() => session.state === 'connected' && session.sessionId !== old, { timeoutMs: 20_000, message: 'a new session' });
       await stream.next((m) => m.event === 'view' && (m.data as DashboardView).session.sessionId === session.sessionId, 10_000, 'a view on the new session');
       await first.release();

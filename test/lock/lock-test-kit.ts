@@ -18,6 +18,7 @@ import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import type { ZkClient } from '../../src/zookeeper/requests.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 import { withTimeout } from '../support/wait.js';
 import { fourLetterWord } from '../support/zk-server.js';
 
@@ -47,6 +48,21 @@ export async function openSession(connectString: string, sessionTimeoutMs = 4000
  */
 export async function expireSession(connectString: string, session: ZkSession): Promise<void> {
   await closeFromSecondClient(connectString, session.sessionId!, session.sessionPassword!, session.sessionTimeoutMs);
+}
+
+/**
+ * `expireSession` for a session that reaches the server through `proxy`: the proxy refuses (and
+ * drops what it carries) while the session is expired, so that the original client cannot take
+ * the session back from the closing handle.
+ */
+export async function expireBehindProxy(proxy: TcpProxy, connectString: string, session: ZkSession): Promise<void> {
+  proxy.refuse(true);
+  proxy.reset();
+  try {
+    await expireSession(connectString, session);
+  } finally {
+    proxy.refuse(false);
+  }
 }
 
 /** Queue node names of a lock dir, in grant order; [] when the dir does not exist. */

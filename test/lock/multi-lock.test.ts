@@ -23,7 +23,7 @@ import { LockService } from '../../src/services/lock.service.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
-import { expireSession, openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
+import { expireBehindProxy, openSession, queueNodes, sharedConnect, startLockApp, testRoot } from './lock-test-kit.js';
 
 const root = testRoot();
 
@@ -209,15 +209,7 @@ describe('LockService.withLocks when the session expires while a later lock is a
       call.catch(() => undefined); // awaited below
       await waitFor(async () => (await queued('exp-a')) === 1 && (await queued('exp-b')) === 2, { message: 'exp-a held, exp-b awaited' });
       const first = session.sessionId;
-      // Kept from reconnecting meanwhile: its reconnection would take the session back from the
-      // handle that closes it.
-      proxy.refuse(true);
-      proxy.reset();
-      try {
-        await expireSession(sharedConnect(), session);
-      } finally {
-        proxy.refuse(false);
-      }
+      await expireBehindProxy(proxy, sharedConnect(), session);
       await waitFor(() => session.state === 'connected' && session.sessionId !== first, { message: 'the replacement session' });
       // exp-a went with the old session; the wait for exp-b queued again on the new one.
       await waitFor(async () => (await queued('exp-a')) === 0 && (await queued('exp-b')) === 2, { message: 'exp-b awaited on the new session' });

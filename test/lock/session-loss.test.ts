@@ -20,7 +20,7 @@ import { basenameOf } from '../../src/zookeeper/znode-path.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
-import { expireSession, openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
+import { expireBehindProxy, openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
 
 const HOLDER_TIMEOUT_MS = 2000;
 
@@ -133,15 +133,7 @@ describe('session loss while holding', () => {
       // The listing that puts us second in line is answered; before the caller sees it, the server
       // expires the session and the supervisor replaces it.
       faulty.after('getChildren', async () => {
-        // Keep the holder from reconnecting meanwhile: its reconnection would take the session
-        // back from the handle that closes it (the server closes the older connection).
-        proxy.refuse(true);
-        proxy.reset();
-        try {
-          await expireSession(sharedConnect(), holderSession);
-        } finally {
-          proxy.refuse(false);
-        }
+        await expireBehindProxy(proxy, sharedConnect(), holderSession);
         await waitFor(() => holderSession.state === 'connected' && holderSession.sessionId !== firstSessionId, { timeoutMs: 10_000, message: 'replacement session' });
       }, 1);
 
