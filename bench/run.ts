@@ -197,7 +197,7 @@ async function main(): Promise<void> {
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
       'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',
       'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',
-      'W8 uses root /bench/w8 and semaphore bench of 4 permits: the turnstile queue is /bench/w8/semaphores/bench, the lease nodes are under /bench/w8/semaphores/bench/leases.',
+      'W8 uses root /bench/w8 and semaphore bench of 4 permits: its queue is /bench/w8/semaphores/bench, one node per caller.',
       'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',
       'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
       'LOOP is not part of BENCHMARKS.md: the bare client on the request patterns of W6 and of SCALE\'s held locks, with an idle process beside it, as the floor of the event-loop figures (every event-loop figure counts the whole process, and the machine\'s share).',

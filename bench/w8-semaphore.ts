@@ -1,7 +1,7 @@
 /**
  * W8: counting semaphore. C = 16 clients, each with its own session and its own `LockClient` on
- * root `/bench/w8` (semaphore `bench` of 4 permits, i.e. `/bench/w8/semaphores/bench`, its lease
- * nodes under `…/leases`), as concurrent async tasks on one event loop. They take tickets from a
+ * root `/bench/w8` (semaphore `bench` of 4 permits, i.e. `/bench/w8/semaphores/bench`, one queue
+ * node per caller), as concurrent async tasks on one event loop. They take tickets from a
  * shared counter until `total` single-permit acquisitions happened, each held for 1 ms
  * (`setTimeout`). No warm-up (BENCHMARKS.md defines none): the first acquisition creates the
  * semaphore's nodes.
@@ -88,7 +88,7 @@ runWorkload('W8', async ({ connect, params, probe, log }) => {
     return {
       impl: IMPL,
       impl_version: implVersion(),
-      recipe: `LockClient.acquirePermits({ permits: ${permits}, take: 1 }), Lease.release (turnstile queue + lease nodes)`,
+      recipe: `LockClient.acquirePermits({ permits: ${permits}, take: 1 }), Lease.release (one queue, a node per caller, granted by the prefix sum of permits)`,
       session_timeout_ms: params.session_timeout_ms,
       lock_path: clients[0]!.pathOf(LOCK_NAME, 'semaphore'),
       clients: count,

@@ -1,6 +1,6 @@
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { sortQueue } from '../recipes/queue/queue-node.js';
-import { parseLeaseNode } from '../recipes/semaphore/permit-pool.js';
+import { permitsOf } from '../recipes/semaphore/permit-driver.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
 import type { InspectedNode } from './inspected-node.js';
@@ -21,35 +21,22 @@ export interface InspectedReadWriteLock {
   readonly waiters: InspectedReadWriteNode[];
 }
 
-/** A semaphore holder's lease node. */
-export interface InspectedLease {
-  /** `_c_<uuid>-<take>of<permits>`. */
-  readonly node: string;
-  /** The permits it holds (or, the head of the turnstile, is about to hold or waits for). */
+/** A node of a semaphore's queue: a holder's or a waiter's, with the permits it takes. */
+export interface InspectedPermitNode extends InspectedNode {
   readonly take: number;
-  readonly identity: string | null;
-  readonly sessionId: string;
-  readonly createdAt: string;
-  readonly ageMs: number;
-  /** The node's czxid, decimal (creation order). */
-  readonly zxid: string;
-  /**
-   * The turnstile's head, waiting for permits: its node is there, but the permits would exceed the
-   * capacity with it (the newest node, of the head's session, over the capacity).
-   */
-  readonly pending: boolean;
 }
 
 export interface InspectedSemaphore {
   readonly name: string;
   readonly path: string;
-  /** The capacity the lease nodes were granted under; null when nobody holds. */
+  /** The capacity its queued callers gave (each node's name records it); null when nobody queues. */
   readonly permits: number | null;
-  /** The permits held: of every lease node but a pending one. */
+  /** The permits held, by the holders together. */
   readonly taken: number;
-  readonly leases: InspectedLease[];
-  /** The turnstile, in arrival order: its head takes permits next. */
-  readonly queue: InspectedNode[];
+  /** Who holds permits now: the queue's longest prefix whose permits fit the capacity. */
+  readonly holders: InspectedPermitNode[];
+  /** The rest of the queue, in arrival order: the first takes permits next. */
+  readonly waiters: InspectedPermitNode[];
 }
 
 /** Reads a node's data and stat, or undefined once it is gone. */
@@ -83,42 +70,25 @@ export async function readReadWriteLock(client: ZkClient, root: string, name: st
 }
 
 /** The semaphore `name` under `root`, or undefined when its directory is gone. */
-export async function readSemaphore(client: ZkClient, root: string, name: string, readNode: NodeReader, now: number): Promise<InspectedSemaphore | undefined> {
+export async function readSemaphore(client: ZkClient, root: string, name: string, readNode: NodeReader): Promise<InspectedSemaphore | undefined> {
   const path = znodePaths.semaphoreDir(root, name);
-  const leasesPath = znodePaths.semaphoreLeases(path);
-  const [children, leaseNames] = await Promise.all([childrenOf(client, path), childrenOf(client, leasesPath)]);
+  const children = await childrenOf(client, path);
   if (!children) return undefined;
-  const [queue, leases] = await Promise.all([
-    Promise.all(sortQueue(children, ['lock']).map((node) => readNode(`${path}/${node.name}`, node.name, node.sequence))),
-    Promise.all((leaseNames ?? []).map((lease) => readLease(client, leasesPath, lease, now))),
-  ]);
-  const nodes = leases.filter((lease): lease is InspectedLease => lease !== undefined).sort((a, b) => Number(BigInt(a.zxid) - BigInt(b.zxid)));
-  const permits = (leaseNames ?? []).map(parseLeaseNode).find((lease) => lease !== undefined)?.permits ?? null;
-  const turnstile = queue.filter((node): node is InspectedNode => node !== undefined);
-  const total = nodes.reduce((sum, lease) => sum + lease.take, 0);
-  const newest = nodes.at(-1);
-  const pending = permits !== null && total > permits && newest !== undefined && newest.sessionId === turnstile[0]?.sessionId ? newest : undefined;
-  const marked = nodes.map((lease) => (lease === pending ? { ...lease, pending: true } : lease));
-  return { name, path, permits, taken: total - (pending?.take ?? 0), leases: marked, queue: turnstile };
-}
-
-async function readLease(client: ZkClient, dir: string, name: string, now: number): Promise<InspectedLease | undefined> {
-  const lease = parseLeaseNode(name);
-  if (!lease) return undefined;
-  try {
-    const { data, stat } = await client.getData(`${dir}/${name}`);
-    return {
-      node: name,
-      take: lease.take,
-      identity: data.length > 0 ? data.toString('utf8') : null,
-      sessionId: stat.ephemeralOwner,
-      createdAt: new Date(stat.ctime).toISOString(),
-      ageMs: Math.max(0, now - stat.ctime),
-      zxid: stat.czxid.toString(),
-      pending: false,
-    };
-  } catch (error) {
-    if (ZooKeeperError.is(error, 'NONODE')) return undefined; // released meanwhile
-    throw error;
+  const read = await Promise.all(sortQueue(children, 'permits').map(async (node) => {
+    const inspected = await readNode(`${path}/${node.name}`, node.name, node.sequence);
+    // Nobody asks a semaphore's holders to let go; a version above 0 is a grant's mark (`PermitPool`).
+    return inspected && { ...inspected, take: permitsOf(node.name)!.take, releaseRequested: false };
+  }));
+  const present = read.filter((node): node is InspectedPermitNode => node !== undefined);
+  const permits = present.length > 0 ? permitsOf(present[0]!.node)!.permits : null;
+  // Who holds, by the recipe's rule (`PermitDriver`): every node up to the first whose permits,
+  // with all those ahead of it, exceed the capacity.
+  let taken = 0;
+  let held = 0;
+  for (const node of present) {
+    if (permits === null || taken + node.take > permits) break;
+    taken += node.take;
+    held += 1;
   }
+  return { name, path, permits, taken, holders: present.slice(0, held), waiters: present.slice(held) };
 }

@@ -79,8 +79,8 @@ export type KnownNodes = Map<string, InspectedNode>;
 /**
  * Reads every lock, election, read/write lock and semaphore under `root` (or only those called
  * `name`) without changing anything: it creates no node and sets no watch. Costs 4 listings, then
- * per lock or election one listing and one read per queue node (plus one for its ready znode), all
- * sent at once (a semaphore: two listings, its turnstile's and its leases').
+ * per lock, election, read/write lock or semaphore one listing and one read per queue node (plus
+ * one for a lock's or election's ready znode), all sent at once.
  *
  * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
  * queue went through or close to it, never a node that was not there.
@@ -97,7 +97,7 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
     Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime(), known))),
     Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime(), known))),
     Promise.all(readWriteNames.map((lock) => readReadWriteLock(client, root, lock, readNodeAt))),
-    Promise.all(semaphoreNames.map((semaphore) => readSemaphore(client, root, semaphore, readNodeAt, at.getTime()))),
+    Promise.all(semaphoreNames.map((semaphore) => readSemaphore(client, root, semaphore, readNodeAt))),
   ]);
   return {
     version: INSPECTION_VERSION,

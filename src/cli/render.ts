@@ -1,5 +1,4 @@
 import type { InspectedNode, InspectedReady, Inspection } from './inspect.js';
-import type { InspectedLease } from './inspect-shared.js';
 
 /** What the header names besides the inspection itself. */
 export interface RenderContext {
@@ -49,10 +48,10 @@ export function renderText(inspection: Inspection, context: RenderContext): stri
   if (inspection.semaphores.length > 0) lines.push(`SEMAPHORES (${inspection.semaphores.length})`);
   for (const semaphore of inspection.semaphores) {
     const capacity = semaphore.permits === null ? 'no permits taken' : `${semaphore.taken} of ${semaphore.permits} permits taken`;
-    const pending = semaphore.leases.find((lease) => lease.pending);
-    const next = pending ? `, the next waits for ${pending.take}` : '';
-    lines.push(`${printable(semaphore.name)}: ${capacity}${next}, ${plural(semaphore.queue.length, 'caller')} in the turnstile`);
-    lines.push(...leaseTable(semaphore.leases), ...table(semaphore.queue, (i) => (i === 0 ? 'next' : 'queued')), '');
+    const next = semaphore.waiters[0] ? `, the next waits for ${semaphore.waiters[0].take}` : '';
+    lines.push(`${printable(semaphore.name)}: ${capacity}${next}, ${plural(semaphore.waiters.length, 'waiter')}`);
+    const queue = [...semaphore.holders, ...semaphore.waiters];
+    lines.push(...table(queue, (i) => `${i < semaphore.holders.length ? 'holds' : 'waits for'} ${queue[i]!.take}`), '');
   }
   return lines.join('\n').trimEnd() + '\n';
 }
@@ -64,16 +63,6 @@ function table(nodes: readonly InspectedNode[], role: (index: number) => string)
     ['#', 'ROLE', 'IDENTITY', 'SESSION', 'AGE', 'NODE ZXID', 'NODE'],
     ...nodes.map((node, i) => [String(i), role(i), identityOf(node), `0x${node.sessionId}`, formatAge(node.ageMs), node.zxid, node.node]),
   ]);
-}
-
-/** A semaphore's lease nodes: permits, identity, session, age, node. */
-function leaseTable(leases: readonly InspectedLease[]): string[] {
-  if (leases.length === 0) return [];
-  const rows = [
-    ['PERMITS', 'STATE', 'IDENTITY', 'SESSION', 'AGE', 'LEASE NODE'],
-    ...leases.map((lease) => [String(lease.take), lease.pending ? 'waiting' : 'held', lease.identity === null ? '-' : printable(lease.identity), `0x${lease.sessionId}`, formatAge(lease.ageMs), lease.node]),
-  ];
-  return aligned(rows);
 }
 
 function aligned(rows: readonly string[][]): string[] {

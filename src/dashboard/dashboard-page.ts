@@ -137,9 +137,10 @@ const PAGE = `<!doctype html>
     table('rwlocks', ['read/write lock', 'holders', 'waiters'], view.readWriteLocks.filter((l) => shown(l.name)).map((l) => ({ name: l.name, cells: [
       el('code', {}, l.name), queueCell(l.holders.map((h) => ({ ...h, identity: h.mode + ' · ' + (h.identity || h.node) }))), queueCell(l.waiters.map((w) => ({ ...w, identity: w.mode + ' · ' + (w.identity || w.node) }))),
     ] })), 'No read/write locks.');
-    table('semaphores', ['semaphore', 'permits', 'holders', 'queue'], view.semaphores.filter((s) => shown(s.name)).map((s) => ({ name: s.name, cells: [
+    const permitsOf = (n) => ({ ...n, identity: (n.identity || n.node) + ' · ' + n.take });
+    table('semaphores', ['semaphore', 'permits', 'holders', 'waiters'], view.semaphores.filter((s) => shown(s.name)).map((s) => ({ name: s.name, cells: [
       el('code', {}, s.name), s.taken + ' of ' + (s.permits === null ? '?' : s.permits),
-      queueCell(s.leases.map((l) => ({ node: l.node, identity: (l.identity || l.node) + ' · ' + l.take + (l.pending ? ' (waiting)' : ''), sessionId: l.sessionId, ageMs: l.ageMs }))), queueCell(s.queue),
+      queueCell(s.holders.map(permitsOf)), queueCell(s.waiters.map(permitsOf)),
     ] })), 'No semaphores.');
   }
 

@@ -11,19 +11,16 @@ export interface WatchTarget {
 }
 
 /**
- * What the dashboard watches of `name`: the queue directory of each category `has` says it is in
- * (a semaphore's two: its turnstile and its leases), and the ready znodes in `readyOf` (the
- * directories whose last reading had one). One watch per directory, whatever its queue's length.
+ * What the dashboard watches of `name`: the queue directory of each category `has` says it is in,
+ * and the ready znodes in `readyOf` (the directories whose last reading had one). One watch per
+ * directory, whatever its queue's length.
  */
 export function watchTargetsOf(root: string, name: string, has: (category: Category) => boolean, readyOf: readonly string[]): WatchTarget[] {
   const targets: WatchTarget[] = [];
   if (has('locks')) targets.push({ path: znodePaths.lockDir(root, name), kind: 'children' });
   if (has('elections')) targets.push({ path: znodePaths.electionDir(root, name), kind: 'children' });
   if (has('rwlocks')) targets.push({ path: znodePaths.readWriteLockDir(root, name), kind: 'children' });
-  if (has('semaphores')) {
-    const dir = znodePaths.semaphoreDir(root, name);
-    targets.push({ path: dir, kind: 'children' }, { path: znodePaths.semaphoreLeases(dir), kind: 'children' });
-  }
+  if (has('semaphores')) targets.push({ path: znodePaths.semaphoreDir(root, name), kind: 'children' });
   for (const dir of readyOf) targets.push({ path: znodePaths.ready(dir), kind: 'data' });
   return targets;
 }

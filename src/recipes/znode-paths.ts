@@ -4,7 +4,5 @@ export const znodePaths = {
   electionDir: (root: string, name: string) => `${root}/elections/${name}`,
   readWriteLockDir: (root: string, name: string) => `${root}/rwlocks/${name}`,
   semaphoreDir: (root: string, name: string) => `${root}/semaphores/${name}`,
-  /** A semaphore's held permits: one ephemeral node per holder (see `PermitPool`). */
-  semaphoreLeases: (dir: string) => `${dir}/leases`,
   ready: (dir: string) => `${dir}/ready`,
 };

@@ -36,7 +36,7 @@ export interface SemaphorePermits {
 export interface SemaphoreOptions extends SemaphorePermits, ReadWriteLockOptions {}
 
 const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
-/** A lease node's name records its permits in at most 9 digits (see `PermitPool`). */
+/** A semaphore node's name records its permits in at most 9 digits (see `PermitDriver`). */
 const MAX_PERMITS = 999_999_999;
 export function validateSemaphorePermits(permits: SemaphorePermits): { permits: number; take: number } {
   if (permits === null || typeof permits !== 'object') throw new InvalidOptionsError('options', 'expected an object with the semaphore\'s permits, e.g. { permits: 4 }');

@@ -1,7 +1,7 @@
 /**
  * The chaos run's end state against the shared test server: what it reports as orphans under every
- * lock's directory, every read/write lock's and every semaphore's (its leases included), and what
- * it leaves alone (directories, ready records, a semaphore's `leases` directory).
+ * lock's directory, every read/write lock's and every semaphore's, and what it leaves alone
+ * (directories, ready records).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -22,15 +22,14 @@ describe('chaos end state', () => {
       `${root}/locks/aux-1/${node('lock', 1)}`,
       `${root}/rwlocks/shelf/${node('read', 2)}`,
       `${root}/rwlocks/shelf/${node('write', 3)}`,
-      `${root}/semaphores/pool/${node('lock', 4)}`,
-      `${root}/semaphores/pool/leases/_c_${randomUUID()}-2of3`,
+      `${root}/semaphores/pool/${node('2of3', 4)}`,
     ];
     for (const path of left) {
       await ensurePath(session, path.slice(0, path.lastIndexOf('/')), 'persistent');
       await session.create(path, null, 'persistent');
     }
     await session.create(`${root}/locks/aux-1/ready`, Buffer.from(JSON.stringify({ state: 'ready', token: '1' })), 'persistent');
-    await ensurePath(session, `${root}/semaphores/empty/leases`, 'persistent');
+    await ensurePath(session, `${root}/semaphores/empty`, 'persistent');
     await ensurePath(session, `${root}/elections/chaos`, 'persistent');
     await session.create(`${root}/elections/chaos/ready`, Buffer.from(JSON.stringify({ state: 'dirty', token: '7' })), 'persistent');
 

@@ -1,8 +1,7 @@
 /**
  * What ZooKeeper holds once every worker is gone: queue znodes left in the election's directory and
  * in every lock's (`<root>/locks/*`), and any node left under a read/write lock's directory
- * (`<root>/rwlocks/*`) or a semaphore's (`<root>/semaphores/*`: its turnstile, and its `leases`
- * directory's lease nodes): orphans, invariant 3. And the lock's ready record. The driver's only
+ * (`<root>/rwlocks/*`) or a semaphore's (`<root>/semaphores/*`): orphans, invariant 3. And the lock's ready record. The driver's only
  * ZooKeeper session, opened here, after the last worker exited (no child can inherit its socket).
  */
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
@@ -49,7 +48,7 @@ async function queueNodes(session: ZkSession, dir: string): Promise<string[]> {
   return (await children(session, dir)).filter((child) => parseQueueNode(child, 'lock') ?? parseQueueNode(child, 'n')).map((child) => `${dir}/${child}`);
 }
 
-/** Every node under `<root>/rwlocks/<name>` and `<root>/semaphores/<name>` (the `leases` directory's children, not itself). */
+/** Every node under `<root>/rwlocks/<name>` and `<root>/semaphores/<name>`. */
 async function recipeNodes(session: ZkSession, root: string): Promise<string[]> {
   const found: string[] = [];
   for (const name of await children(session, `${root}/rwlocks`)) {
@@ -58,9 +57,7 @@ async function recipeNodes(session: ZkSession, root: string): Promise<string[]> 
   }
   for (const name of await children(session, `${root}/semaphores`)) {
     const dir = znodePaths.semaphoreDir(root, name);
-    const leases = znodePaths.semaphoreLeases(dir);
-    found.push(...(await children(session, dir)).filter((child) => `${dir}/${child}` !== leases).map((child) => `${dir}/${child}`));
-    found.push(...(await children(session, leases)).map((child) => `${leases}/${child}`));
+    found.push(...(await children(session, dir)).map((child) => `${dir}/${child}`));
   }
   return found;
 }

@@ -1,7 +1,7 @@
 /**
  * `inspect()` and its text on read/write locks and semaphores, against the shared server: readers
  * holding together with a writer and a reader queued behind them; a semaphore with permits taken,
- * its head waiting for more and another caller in its turnstile.
+ * its first waiter waiting for more and another caller behind it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -35,9 +35,9 @@ describe('inspect: read/write locks and semaphores', () => {
     const semaphore = clients[0]!.pathOf('exports', 'semaphore');
     await clients[0]!.acquirePermits('exports', { permits: 3, take: 2 });
     void clients[1]!.acquirePermits('exports', { permits: 3, take: 2 }, { signal: waiting.signal }).catch(() => undefined);
-    await waitFor(async () => (await sessions[0]!.getChildren(`${semaphore}/leases`)).children.length === 2, { message: 'the head waits for permits' });
+    await waitFor(async () => (await sessions[0]!.getChildren(semaphore)).children.length === 2, { message: 'the first waiter queued' });
     void clients[2]!.acquirePermits('exports', { permits: 3, take: 1 }, { signal: waiting.signal }).catch(() => undefined);
-    await waitFor(async () => (await sessions[0]!.getChildren(semaphore)).children.filter((child) => child.startsWith('_c_')).length === 2, { message: 'a second caller queued' });
+    await waitFor(async () => (await sessions[0]!.getChildren(semaphore)).children.length === 3, { message: 'a second caller queued' });
   });
 
   after(async () => {
@@ -54,13 +54,14 @@ describe('inspect: read/write locks and semaphores', () => {
     assert.deepEqual(lock!.waiters.map((node) => [node.identity, node.mode]), [['writer-c', 'write'], ['reader-d', 'read']]);
   });
 
-  it('shows a semaphore\'s permits, its lease nodes and its turnstile', async () => {
+  it('shows a semaphore\'s permits, its holders and its waiters in queue order', async () => {
     const { semaphores } = await inspect(sessions[0]!, root);
     const [semaphore] = semaphores;
     assert.equal(semaphore!.permits, 3);
-    assert.equal(semaphore!.taken, 2, 'the holder\'s 2; the 2 its head waits for are pending');
-    assert.deepEqual(semaphore!.leases.map((lease) => [lease.identity, lease.take, lease.pending]), [['reader-a', 2, false], ['reader-b', 2, true]]);
-    assert.deepEqual(semaphore!.queue.map((node) => node.identity), ['reader-b', 'writer-c'], 'the head, then the caller behind it');
+    assert.equal(semaphore!.taken, 2, 'the holder\'s 2');
+    assert.deepEqual(semaphore!.holders.map((node) => [node.identity, node.take]), [['reader-a', 2]]);
+    // The caller for 1 would fit, but it came after the caller for 2: nobody overtakes.
+    assert.deepEqual(semaphore!.waiters.map((node) => [node.identity, node.take]), [['reader-b', 2], ['writer-c', 1]]);
   });
 
   it('renders both as text', async () => {
@@ -68,7 +69,9 @@ describe('inspect: read/write locks and semaphores', () => {
     assert.match(text, /READ\/WRITE LOCKS \(1\)\ncatalogue: 2 readers, 2 waiters/);
     assert.match(text, /holder \(read\)\s+reader-a/);
     assert.match(text, /waiter \(write\)\s+writer-c/);
-    assert.match(text, /SEMAPHORES \(1\)\nexports: 2 of 3 permits taken, the next waits for 2, 2 callers in the turnstile/);
-    assert.match(text, /2\s+waiting\s+reader-b/);
+    assert.match(text, /SEMAPHORES \(1\)\nexports: 2 of 3 permits taken, the next waits for 2, 2 waiters/);
+    assert.match(text, /holds 2\s+reader-a/);
+    assert.match(text, /waits for 2\s+reader-b/);
+    assert.match(text, /waits for 1\s+writer-c/);
   });
 });

@@ -2,7 +2,7 @@
  * The counting semaphore against the shared ZooKeeper server: never more permits held than the
  * capacity, and the capacity reached; first come, first served, a request for several permits all
  * or nothing (it holds none while it waits, and nobody overtakes it); the capacity checked against
- * every holder's; a release wakes one waiter; nothing left behind after a timeout, an abort, a busy
+ * every holder's; a release wakes the waiter it grants; nothing left behind after a timeout, an abort, a busy
  * try or a lost create reply; and the LockService face (`withSemaphore`, `@WithSemaphore`).
  */
 import 'reflect-metadata';
@@ -37,9 +37,9 @@ async function childrenOf(observer: ZkSession, path: string): Promise<string[]> 
   }
 }
 
-/** The semaphore's lease nodes and its turnstile's queue nodes. */
-async function nodesOf(observer: ZkSession, dir: string): Promise<{ leases: string[]; queued: string[] }> {
-  return { leases: await childrenOf(observer, `${dir}/leases`), queued: (await childrenOf(observer, dir)).filter((child) => child.startsWith('_c_')) };
+/** The semaphore's queue nodes: its holders' and its waiters'. */
+async function queuedIn(observer: ZkSession, dir: string): Promise<string[]> {
+  return (await childrenOf(observer, dir)).filter((child) => child.startsWith('_c_'));
 }
 
 /** Resolves once `probe` is true, bounded. */
@@ -77,7 +77,7 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     await withTimeout(Promise.all(work), 30_000, 'every acquisition ends');
     assert.equal(over, 0, 'never more than 3 at once');
     assert.equal(most, 3, 'all 3 permits in use at some point');
-    assert.deepEqual(await nodesOf(observer, clients[0]!.pathOf('pool', 'semaphore')), { leases: [], queued: [] }, 'nothing left behind');
+    assert.deepEqual(await queuedIn(observer, clients[0]!.pathOf('pool', 'semaphore')), [], 'nothing left behind');
   });
 
   it('a request for several permits is all or nothing, in arrival order: it holds none while waiting, and nobody overtakes it', async () => {
@@ -86,10 +86,10 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     const a = (await clients[0]!.acquirePermits(name, { permits: 3, take: 2 }))!;
     let big: Lease | undefined;
     const bigWaits = clients[1]!.acquirePermits(name, { permits: 3, take: 2 }).then((lease) => (big = lease));
-    await until(async () => (await nodesOf(observer, dir)).leases.length === 2, 'the second request waits at the head');
+    await until(async () => (await queuedIn(observer, dir)).length === 2, 'the second request waits first in line');
     let small: Lease | undefined;
     const smallWaits = clients[2]!.acquirePermits(name, { permits: 3, take: 1 }).then((lease) => (small = lease));
-    await until(async () => (await nodesOf(observer, dir)).queued.length === 2, 'the third queues behind it');
+    await until(async () => (await queuedIn(observer, dir)).length === 3, 'the third queues behind it');
     await sleep(100);
     assert.equal(big, undefined, '2 + 2 > 3: the second waits');
     assert.equal(small, undefined, 'one permit is free, but the third does not overtake the second');
@@ -101,20 +101,21 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     await small!.release();
   });
 
-  it('a release wakes the one waiter at the head, not everyone queued (herd-free)', async () => {
+  it('a release wakes the one waiter it grants, and that grant the one behind it, not everyone queued (herd-free)', async () => {
     const name = 'herd';
     const dir = clients[0]!.pathOf(name, 'semaphore');
     const holder = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
-    const waiting = clients.slice(1, 7).map((client) => client.acquirePermits(name, { permits: 1, take: 1 }));
-    // The head stays in the turnstile while it waits for the permit: six nodes there.
-    await until(async () => (await nodesOf(observer, dir)).queued.length === 6, 'the head and five behind it');
+    let granted = 0;
+    const waiting = clients.slice(1, 7).map((client) => client.acquirePermits(name, { permits: 1, take: 1 }).then((lease) => ((granted += 1), lease)));
+    await until(async () => (await queuedIn(observer, dir)).length === 7, 'the holder and six waiters');
     await sleep(50);
     const before = await firedWatches(sharedConnect());
     await holder.release();
-    await until(async () => (await nodesOf(observer, dir)).queued.length === 5, 'the head took the permit and left the turnstile');
+    await until(async () => granted === 1, 'the first waiter took the permit');
     await sleep(100);
     const fired = (await firedWatches(sharedConnect())) - before;
-    // The head's watch on the leases (the release), and the next in the turnstile (the head leaving it).
+    // The first waiter's watch on the queue (the release), and the next waiter's on the first's
+    // node (its grant's mark, after which the next waits first in line).
     assert.equal(fired, 2, 'two notifications, whatever the queue length');
     const leases = await Promise.all(waiting.map(async (pending) => {
       const lease = (await pending)!;
@@ -122,6 +123,97 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
       return lease;
     }));
     assert.equal(leases.length, 6);
+  });
+
+  it('free permits cost what a free lock costs: a create and a listing in one round trip, then the delete', async () => {
+    const faulty = new FaultySession(sessions[5]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'cheap';
+    const dir = client.pathOf(name, 'semaphore');
+    try {
+      await (await clients[0]!.acquirePermits(name, { permits: 2, take: 1 }))!.release(); // the directory exists
+      const other = (await clients[0]!.acquirePermits(name, { permits: 2, take: 1 }))!;
+      const since = faulty.sent.length;
+      const lease = (await client.acquirePermits(name, { permits: 2, take: 1 }))!;
+      await lease.release();
+      assert.deepEqual(faulty.sent.slice(since).map((r) => [r.op, r.path.startsWith(`${dir}/`) ? 'node' : r.path]), [
+        ['create', 'node'],
+        ['getChildren', dir],
+        ['delete', 'node'],
+      ], 'no mark: nobody queued behind it');
+      await other.release();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a release that frees several permits grants the waiters one after the other, each grant waking the next (its mark)', async () => {
+    const name = 'chain';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const big = (await clients[0]!.acquirePermits(name, { permits: 3, take: 3 }))!;
+    const order: number[] = [];
+    const leases: Promise<Lease>[] = [];
+    for (const i of [1, 2, 3, 4]) {
+      leases.push(clients[i]!.acquirePermits(name, { permits: 3, take: 1 }).then((lease) => (order.push(i), lease!)));
+      await until(async () => (await queuedIn(observer, dir)).length === i + 1, `waiter ${i} queued`);
+    }
+    await big.release();
+    // Waiter 2 and 3 fit as soon as the 3 permits are back, but only waiter 1 watches the queue:
+    // each learns of its turn from the grant of the one ahead of it, while that one still holds.
+    const granted = await withTimeout(Promise.all(leases.slice(0, 3)), 5000, 'three waiters granted while all hold');
+    assert.deepEqual(order, [1, 2, 3], 'in arrival order');
+    assert.ok(granted.every((lease) => lease.isHeld));
+    await sleep(50);
+    assert.deepEqual(order, [1, 2, 3], 'the fourth waits: 3 permits are taken');
+    await granted[1]!.release();
+    const fourth = await withTimeout(leases[3]!, 5000, 'the fourth takes the permit released out of order');
+    for (const lease of [granted[0]!, granted[2]!, fourth]) await lease.release();
+    assert.deepEqual(await queuedIn(observer, dir), []);
+  });
+
+  it('a grant marked before the waiter behind it set its watch still wakes it', async () => {
+    const faulty = new FaultySession(sessions[5]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'early-mark';
+    const dir = client.pathOf(name, 'semaphore');
+    try {
+      const holder = (await clients[0]!.acquirePermits(name, { permits: 2, take: 2 }))!;
+      const first = clients[1]!.acquirePermits(name, { permits: 2, take: 1 });
+      await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
+      // The second waiter's watch on the first waiter's node is held back until that node is marked.
+      let firstNode = '';
+      faulty.before('getData', async (request) => {
+        if (!request.path.startsWith(`${dir}/`)) return;
+        firstNode = request.path;
+        await holder.release();
+        await until(async () => ((await observer.exists(firstNode))?.version ?? 0) > 0, 'the first waiter granted and marked');
+      }, 1);
+      const second = (await withTimeout(client.acquirePermits(name, { permits: 2, take: 1 }), 5000, 'the second is granted beside the first'))!;
+      assert.ok(firstNode.length > 0, 'the second waited for the first');
+      const firstLease = (await first)!;
+      assert.ok(firstLease.isHeld && second.isHeld);
+      await Promise.all([firstLease.release(), second.release()]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the grant's mark is not taken for a release request", async () => {
+    const name = 'no-request';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    const holder = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+    const first = clients[1]!.acquirePermits(name, { permits: 1, take: 1 });
+    await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
+    const second = clients[2]!.acquirePermits(name, { permits: 1, take: 1 });
+    await until(async () => (await queuedIn(observer, dir)).length === 3, 'the second waiter queued behind it');
+    await holder.release();
+    const lease = (await withTimeout(first, 5000, 'the first waiter granted'))!;
+    await until(async () => ((await observer.exists(lease.path))?.version ?? 0) > 0, 'the grant marked (someone queued behind it)');
+    const requested = lease.releaseRequested;
+    await sleep(100);
+    assert.equal(requested.aborted, false);
+    await lease.release();
+    await (await withTimeout(second, 5000, 'the second waiter granted once the first released'))!.release();
   });
 
   it('refuses a caller with another capacity while anyone holds under the first', async () => {
@@ -136,7 +228,7 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     assert.equal(refused.recorded, 2);
     assert.equal(refused.requested, 5);
     assert.match(refused.message, new RegExp(dir));
-    assert.deepEqual((await nodesOf(observer, dir)).leases.length, 1, 'the refused caller left no lease node');
+    assert.deepEqual((await queuedIn(observer, dir)).length, 1, 'the refused caller left no node');
     await held.release();
   });
 
@@ -144,14 +236,15 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     const name = 'give-up';
     const dir = clients[0]!.pathOf(name, 'semaphore');
     const held = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+    const holderNode = await queuedIn(observer, dir);
     assert.equal(await clients[1]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 }), undefined, 'busy: undefined at once');
     await assert.rejects(clients[1]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 150 }), LockTimeoutError);
     const controller = new AbortController();
     const aborted = clients[2]!.acquirePermits(name, { permits: 1, take: 1 }, { signal: controller.signal });
-    await until(async () => (await nodesOf(observer, dir)).leases.length === 2, 'the aborted caller waits at the head');
+    await until(async () => (await queuedIn(observer, dir)).length === 2, 'the aborted caller waits');
     controller.abort('changed my mind');
     await assert.rejects(aborted, LockAbortedError);
-    assert.deepEqual(await nodesOf(observer, dir), { leases: [(await nodesOf(observer, dir)).leases[0]!], queued: [] });
+    assert.deepEqual(await queuedIn(observer, dir), holderNode, 'only the holder\'s node is left');
     await held.release();
     // The capacity is whole again: a fresh caller takes the permit at once.
     const next = await clients[3]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 });
@@ -166,13 +259,14 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     const dir = client.pathOf(name, 'semaphore');
     const held = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
     try {
-      // The head's second look at the leases (the one that arms its watch) is never answered, as on a
-      // connection that died silently and that the client has not given up yet.
+      // The waiter's second look at the queue (the one that arms its watch) is never answered, as on
+      // a connection that died silently and that the client has not given up yet.
       let looks = 0;
-      faulty.after('getChildren', (request) => (request.path.endsWith('/leases') && ++looks === 2 ? new Promise<never>(() => undefined) : undefined));
+      faulty.after('getChildren', (request) => (request.path === dir && ++looks === 2 ? new Promise<never>(() => undefined) : undefined));
+      const holderNode = await queuedIn(observer, dir);
       await withTimeout(assert.rejects(client.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 200 }), LockTimeoutError), 5000, 'the timeout ends the wait');
-      assert.deepEqual((await nodesOf(observer, dir)).leases.length, 1, 'only the holder\'s lease node is left');
-      assert.deepEqual((await nodesOf(observer, dir)).queued, [], 'and nobody in the turnstile');
+      assert.equal(looks, 2, 'the second look was sent');
+      assert.deepEqual(await queuedIn(observer, dir), holderNode, 'only the holder\'s node is left');
     } finally {
       await held.release();
       await client.close();
@@ -185,12 +279,14 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     const name = 'lost-reply';
     const dir = client.pathOf(name, 'semaphore');
     try {
-      // The create of the lease node goes through, but its reply is lost.
-      faulty.after('create', (request) => (request.path.includes('/leases/') ? { ok: false, error: connectionLoss('create', request.path) } : undefined), 1);
+      // The create of our node goes through, but its reply is lost.
+      let lost = 0;
+      faulty.after('create', (request, outcome) => (request.path.startsWith(`${dir}/_c_`) && outcome.ok && ++lost === 1 ? { ok: false, error: connectionLoss('create', request.path) } : undefined));
       const lease = (await withTimeout(client.acquirePermits(name, { permits: 1, take: 1 }), 10_000, 'granted after the lost reply'))!;
-      assert.equal((await nodesOf(observer, dir)).leases.length, 1, 'one lease node: the one whose reply was lost, adopted');
+      assert.equal(lost, 1, 'a reply was lost');
+      assert.deepEqual(await queuedIn(observer, dir), [lease.path.slice(dir.length + 1)], 'one node: the one whose reply was lost, adopted');
       await lease.release();
-      assert.deepEqual(await nodesOf(observer, dir), { leases: [], queued: [] }, 'and released');
+      assert.deepEqual(await queuedIn(observer, dir), [], 'and released');
       const again = await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }, { waitMs: 0 });
       assert.ok(again?.isHeld, 'the capacity is whole');
       await again.release();

@@ -184,41 +184,41 @@ export const MUTANTS: readonly Mutant[] = [
   {
     // Curator's InterProcessSemaphoreV2 counts every lease node, its own included; leaving out our
     // own node is the off-by-one of a count taken "before adding mine".
-    name: 'semaphore-own-lease-uncounted',
+    name: 'semaphore-own-permits-uncounted',
     defect:
-      "The semaphore's head counts the permits of the other lease nodes only, not those of its own node, and holds when they alone fit: a request for take permits gets in while permits - take + 1 or more are held, so the permits held at once never exceed permits.",
+      "A semaphore node holds when the permits of the nodes ahead of it fit, its own left out of the count: a request for take permits gets in while permits - take + 1 or more are held, so the permits held at once never exceed permits.",
     patches: [
       {
-        file: 'recipes/semaphore/permit-pool.js',
-        find: 'const taken = countPermits(dir, listing.children, request);',
-        replace: 'const taken = countPermits(dir, listing.children.filter((child) => child !== name), request);',
+        file: 'recipes/semaphore/permit-driver.js',
+        find: 'const taken = ahead + this.takeOf(queue[index]);',
+        replace: 'const taken = ahead;',
       },
     ],
   },
   {
-    // What the turnstile is for: Curator's semaphore (before its lock around the lease) and many
-    // home-made ones let every waiter hold a lease node while it waits for permits.
-    name: 'semaphore-turnstile-left-early',
+    // What the prefix rule is for: Curator's semaphore (before its lock around the lease) and many
+    // home-made ones count every lease node, also those of callers still waiting.
+    name: 'semaphore-counts-waiters-behind',
     defect:
-      "The head of a semaphore's turnstile leaves it as soon as it is the head, before it has taken its permits, so several requests wait among the leases at once, each with its node counted: with one permit held, a request for two and a request for one wait for each other forever (each counts the other's node): every call settles once the faults are over.",
+      "A semaphore node counts the permits of every node in the queue, those behind it too, so callers waiting for permits count each other: with one permit held, a request for two and a request for one behind it wait for each other forever (each counts the other's node): every call settles once the faults are over.",
     patches: [
       {
-        file: 'recipes/semaphore/permit-pool.js',
-        find: 'outcome = await this.takeAtHead(',
-        replace: 'this.turnstile.leave(turn.path, turn.sessionId).catch(() => undefined);\n                    outcome = await this.takeAtHead(',
+        file: 'recipes/semaphore/permit-driver.js',
+        find: 'const taken = ahead + this.takeOf(queue[index]);',
+        replace: 'let taken = ahead + this.takeOf(queue[index]);\n        for (let i = index + 1; i < queue.length; i += 1)\n            taken += this.takeOf(queue[i]);',
       },
     ],
   },
   {
     // Curator's semaphore leaked lease nodes on some failed acquisitions (CURATOR-231 and its kin).
-    name: 'semaphore-try-once-keeps-lease',
+    name: 'try-once-keeps-node',
     defect:
-      "A semaphore acquisition that tries once (waitMs 0: onBusy skip or throw) and finds the permits taken gives up without deleting the lease node it made, which goes on counting as held for as long as its session lives: no lease node of a settled call remains, and every call settles once the faults are over.",
+      "An acquisition that tries once (waitMs 0: onBusy skip or throw, on a lock, a read/write lock or a semaphore) and is not granted at once gives up without deleting the node it made, which goes on queueing (a semaphore's counting its permits) for as long as its session lives: no queue node of a settled call remains, and every call settles once the faults are over.",
     patches: [
       {
-        file: 'recipes/semaphore/permit-pool.js',
-        find: 'await this.removal.leave(path, sessionId);\n                    sent = false;\n                    return undefined;',
-        replace: 'sent = false;\n                    return undefined;',
+        file: 'recipes/queue/fair-queue.js',
+        find: 'attempt.mine = undefined;\n                    await this.leave(mine.path, mine.sessionId);\n                    return undefined;',
+        replace: 'attempt.mine = undefined;\n                    return undefined;',
       },
     ],
   },

@@ -93,6 +93,8 @@ export class LockClient implements LockRecipe {
   private closedFor: string | undefined;
   /** The directory of each lease's lock (a lease knows its name, not its kind), for its events; set at the grant. */
   private readonly lockDirs = new WeakMap<Lease, string>();
+  /** The leases of semaphores (their `releaseRequested` never aborts). */
+  private readonly permitLeases = new WeakSet<Lease>();
   /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
   private readonly leaseHost: LeaseHost = {
     sessionInDoubt: () => this.session.mayHaveExpired,
@@ -104,11 +106,15 @@ export class LockClient implements LockRecipe {
     releaseFailed: (lease: Lease, error: unknown) => {
       this.logger.error(`Could not delete ${lease.path} after its lease was lost or revoked (the server removes it when the session ends): ${describeError(error)}`);
     },
-    watchReleaseRequest: (lease: Lease, requested: () => boolean) =>
+    watchReleaseRequest: (lease: Lease, requested: () => boolean) => {
+      // Nobody asks a semaphore's holders to let go (`requestRelease` is a lock's), and their
+      // nodes carry the grant's mark (see `PermitPool`), which a watch would take for a request.
+      if (this.permitLeases.has(lease)) return;
       watchReleaseRequest(this.session, lease, () => {
         if (!requested() || !this.events.wants('lock')) return;
         this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: this.lockDirs.get(lease)!, token: lease.fencingToken });
-      }),
+      });
+    },
   };
 
   constructor(
@@ -236,6 +242,7 @@ export class LockClient implements LockRecipe {
       this.leaseHost,
     );
     this.lockDirs.set(lease, dir);
+    if (kind === 'semaphore') this.permitLeases.add(lease);
     this.registry.add(lease);
     if (events.wants('lock')) {
       events.emit('lock', { type: 'lock.acquired', name, path: dir, token: entry.token, waitMs: grantedAt - startedAt, handoff: entry.waited });

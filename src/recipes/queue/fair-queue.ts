@@ -4,11 +4,12 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
+import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type Waiter } from './predecessor-wait.js';
-import { queueNodePrefix, sortQueue, type OwnNode, type QueueMarker } from './queue-node.js';
+import { queueNodePrefix, sortQueue, type MarkerText, type OwnNode, type QueueMarker } from './queue-node.js';
 import { LOCK_DRIVER, type QueueDriver, type QueuePlace } from './queue-driver.js';
 import { pauseUnlessStopped, unlessStopped, WaitControl, withGrace } from './wait-control.js';
 
@@ -35,7 +36,7 @@ export interface JoinOptions<P = unknown> {
   readonly waitMs?: number;
   readonly dirMode?: 'persistent' | 'container';
   /** What our node queues for (its name's marker); one of the queue's. Default: the queue's first. */
-  readonly marker?: QueueMarker;
+  readonly marker?: MarkerText;
   /** Default: `LOCK_DRIVER`. */
   readonly driver?: QueueDriver<P>;
 }
@@ -50,6 +51,8 @@ interface Attempt extends Waiter {
   unknownCreate: string | undefined;
   /** Our node's create found no directory: the next look sends its create first (see `sendDirectoryCreate`). */
   dirMissing: boolean;
+  /** The next listing arms a child watch (the driver's `'queue'` wait, see `QueuePlace`). */
+  watchQueue: boolean;
   /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
   inFlight: Promise<unknown> | undefined;
 }
@@ -58,7 +61,9 @@ interface Attempt extends Waiter {
 type Place =
   | { readonly kind: 'retry' }
   | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
-  | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorHeads: boolean };
+  | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorHeads: boolean; readonly untilGranted: boolean }
+  /** Wait for the queue's next change: `watch` was armed by the listing, or (undefined) the listing must be repeated armed. */
+  | { readonly kind: 'queue'; readonly watch: ChildWatch | undefined };
 const RETRY: Place = { kind: 'retry' };
 const HOLDS: QueuePlace = { holds: true };
 
@@ -76,11 +81,12 @@ function granted<P>(dir: string, mine: OwnNode, token: bigint, waited: boolean, 
 // giving our place up however the join stops. The pieces that stand alone live next to it.
 
 /**
- * The fair queue of the ZooKeeper paper (§2.4) that both locks and elections stand on:
- * ephemeral sequential nodes, the lowest sequence holds, each waiter watches only its
- * immediate predecessor (one notification per release, no herd), and re-lists after every
- * wake-up because the predecessor may have been a waiter that left, not the holder. What
- * differs between recipes is the driver's (`QueueDriver`).
+ * The fair queue of the ZooKeeper paper (§2.4) that every recipe stands on: ephemeral
+ * sequential nodes, the lowest sequence holds, each waiter watches only its immediate
+ * predecessor (one notification per release, no herd), and re-lists after every wake-up
+ * because the predecessor may have been a waiter that left, not the holder. What differs
+ * between recipes is the driver's (`QueueDriver`): who else holds, and whom a waiter watches (a
+ * reader the nearest writer ahead, a semaphore's first waiter the queue itself).
  */
 export class FairQueue {
   /** Persistent look-alikes of queue nodes (see `isSessionOwned`): left out of every later look at the queue. */
@@ -113,10 +119,11 @@ export class FairQueue {
     const attempt: Attempt = {
       dir,
       id,
-      prefix: queueNodePrefix(dir, id, options.marker ?? this.markers[0]!),
+      prefix: queueNodePrefix(dir, id, options.marker ?? (this.markers[0] as MarkerText)),
       mine: undefined,
       unknownCreate: undefined,
       dirMissing: false,
+      watchQueue: false,
       wake: undefined,
       inFlight: undefined,
       foreign: (path) => this.foreign.add(path),
@@ -139,10 +146,16 @@ export class FairQueue {
           return undefined;
         }
         waited = true;
+        if (place.kind === 'queue') {
+          if (place.watch) await place.watch.wait(this.session, mine.sessionId, control, attempt);
+          else attempt.watchQueue = true; // list again, armed
+          continue;
+        }
+        attempt.watchQueue = place.untilGranted;
         const standby = place.predecessorHeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
-          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control);
+          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, place.untilGranted);
         } finally {
           standby?.stop();
         }
@@ -151,10 +164,12 @@ export class FairQueue {
       }
     } catch (error) {
       // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
-      const inFlight = attempt.inFlight;
+      // A look whose node is known has nothing left to make (only its listing is unanswered): our
+      // place is given up at once, its delete sent behind that listing.
+      const inFlight = attempt.mine ? undefined : attempt.inFlight;
       if (inFlight) {
-        // Stopped while a look was unanswered (a create, say): what it made is known only once it
-        // settles, so our place is given up then. A healthy round trip ends within the grace and
+        // Stopped while a create was unanswered: what it made is known only once it settles, so
+        // our place is given up then. A healthy round trip ends within the grace and
         // the caller finds the queue clean; a reply stuck in a connection that the client has not
         // declared dead yet (that takes up to 2/3 of the session timeout) must not hold up the
         // stop: the give-up then finishes in the background.
@@ -202,6 +217,7 @@ export class FairQueue {
     let listing: { children: string[]; stat: ZkStat };
     let prefetched: Promise<unknown> | undefined;
     let owned: Promise<boolean> | undefined;
+    let queueWatch: ChildWatch | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
         attempt.mine = await this.lostCreate.adopt(attempt.dir, attempt.id, sessionId);
@@ -209,7 +225,8 @@ export class FairQueue {
         return RETRY;
       }
       if (attempt.mine) {
-        const listed = this.session.getChildren(attempt.dir);
+        queueWatch = attempt.watchQueue ? new ChildWatch() : undefined;
+        const listed = this.session.getChildren(attempt.dir, queueWatch?.watcher);
         prefetched = driver.prefetch?.();
         owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
         listing = await listed;
@@ -253,16 +270,20 @@ export class FairQueue {
       await pauseUnlessStopped(control);
       return RETRY;
     }
+    const mine = attempt.mine;
+    if (!mine) return RETRY; // given up while the listing was unanswered: the join has stopped
     const queue = sortQueue(listing.children, this.markers).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
-    const index = queue.findIndex((node) => node.name === attempt.mine!.name);
+    const index = queue.findIndex((node) => node.name === mine.name);
     if (index < 0) {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    const place = index === 0 ? HOLDS : (driver.placeOf?.(queue, index) ?? { holds: false, watch: index - 1 });
+    const place = driver.placeOf?.(queue, index) ?? (index === 0 ? HOLDS : { holds: false, watch: index - 1 });
     if (place.holds) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
+    if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
+    if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch };
     if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
-    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch]!.name}`, predecessorHeads: place.watch === 0 && index === 1 };
+    return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch]!.name}`, predecessorHeads: place.watch === 0 && index === 1, untilGranted: place.untilGranted === true };
   }
 
   /** Ends the wait of `attempt` early, if `node` is still its node. */

@@ -17,14 +17,15 @@ export interface Waiter {
 
 /**
  * Waits until `path` is deleted (one-shot data watch), our session changes, our own node's
- * watch fires, or `control` stops. Resolves true only when the watch reported the deletion in
+ * watch fires, or `control` stops; with `orMarked`, also until it is marked (data version above
+ * 0, see `QueuePlace.untilGranted`), at once when it was before the watch. Resolves true only when the watch reported the deletion in
  * order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
  * nodes changed while we were away all at once, in no particular order: the deletion of our own
  * node, or a change of what a standby watches, may then come after the predecessor's.)
  * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
  * `exists` watch would wait forever for a creation that never comes).
  */
-export function waitForDeletion(session: ZkSessionClient, path: string, sessionId: string, waiter: Waiter, control: WaitControl | undefined): Promise<boolean> {
+export function waitForDeletion(session: ZkSessionClient, path: string, sessionId: string, waiter: Waiter, control: WaitControl | undefined, orMarked = false): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     let settled = false;
     let inOrder = true;
@@ -63,6 +64,8 @@ export function waitForDeletion(session: ZkSessionClient, path: string, sessionI
       if (!isSessionOwned(stat.ephemeralOwner)) {
         waiter.foreign(path);
         finish();
+      } else if (orMarked && stat.version > 0) {
+        finish(); // marked before our watch was set: it will not fire for that
       }
     }, (error: unknown) => {
       if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) finish();

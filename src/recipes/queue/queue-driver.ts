@@ -3,7 +3,26 @@ import { lockToken } from '../fencing.js';
 import type { OwnNode, QueueNode } from './queue-node.js';
 
 /** Where our node stands in a listing of the queue, as the driver's `placeOf` tells it. */
-export type QueuePlace = { readonly holds: true } | { readonly holds: false; /** Index of the node whose deletion may change that. */ readonly watch: number };
+export type QueuePlace =
+  | { readonly holds: true }
+  | {
+      readonly holds: false;
+      /** Index of the node ahead of ours whose deletion (or change: a data watch) may change that. */
+      readonly watch: number;
+      /**
+       * That node is marked (its data version rises above 0) once it is granted: the mark ends the
+       * wait as its deletion does, also a mark made before the watch was set. The wait then most
+       * likely ends with us waiting for the queue itself (`'queue'`), so the next listing arms the
+       * child watch at once (a semaphore's waiter behind another waiter, see `PermitDriver`).
+       */
+      readonly untilGranted?: boolean;
+    }
+  /**
+   * Any node ahead of ours going may grant us, and none of them can tell (a semaphore's first
+   * waiter: permits come back from whichever holder leaves first): the listing is repeated with a
+   * child watch, and the wait ends at the queue's next change.
+   */
+  | { readonly holds: false; readonly watch: 'queue' };
 
 /**
  * What differs between the recipes on the queue (as Curator's lock driver): the queue runs DESIGN
@@ -12,10 +31,10 @@ export type QueuePlace = { readonly holds: true } | { readonly holds: false; /**
  */
 export interface QueueDriver<P = unknown> {
   /**
-   * Whether the node at `index` of `queue` (grant order, `index` > 0) holds, else which node ahead
-   * of it to wait for (Curator's `getsTheLock`). Undefined: exclusive, only the head holds, and a
-   * waiter waits for its immediate predecessor. Whatever it watches must be ahead of it, so that
-   * the wait always ends (the head never waits).
+   * Whether the node at `index` of `queue` (grant order) holds, else which node ahead of it, or
+   * the queue, to wait for (Curator's `getsTheLock`). Undefined: exclusive, only the head holds,
+   * and a waiter waits for its immediate predecessor. The head must hold, and whatever a waiter
+   * watches must be ahead of it, so that every wait ends.
    */
   placeOf?(queue: readonly QueueNode[], index: number): QueuePlace;
   /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */

@@ -21,19 +21,25 @@ export interface QueueNode {
   readonly sequence: number;
 }
 
-/** A lock's (and a semaphore's turnstile's) `lock`, an election's `n`, a read/write lock's `read` and `write`. */
-export type QueueMarker = 'lock' | 'n' | 'read' | 'write';
+/**
+ * A lock's `lock`, an election's `n`, a read/write lock's `read` and `write`, a semaphore's
+ * `permits` (spelt in the name as the permits the node takes of the capacity, `2of8`).
+ */
+export type QueueMarker = 'lock' | 'n' | 'read' | 'write' | 'permits';
+
+/** How a node's name spells its marker: a semaphore node's says what it takes of which capacity. */
+export type MarkerText = Exclude<QueueMarker, 'permits'> | `${number}of${number}`;
 
 /** Our own node in a queue: the one a join created, or adopted after its create's reply was lost. */
 export interface OwnNode {
   readonly path: string;
-  /** Its name in the directory (`_c_<uuid>-<marker>-<seq10>`). */
+  /** Its name in the directory (`_c_<uuid>-<marker text>-<seq10>`). */
   readonly name: string;
   /** The session that owns it: the node dies with it. */
   readonly sessionId: string;
 }
 
-const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write)-(-?\d{1,11})$/;
+const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write|\d{1,9}of\d{1,9})-(-?\d{1,11})$/;
 
 /**
  * Whether a node with this `ephemeralOwner` may be owned by a session, i.e. may be a holder.
@@ -50,14 +56,15 @@ export function isSessionOwned(ephemeralOwner: string): boolean {
 }
 
 /** The path to create (EPHEMERAL_SEQUENTIAL appends the sequence). */
-export function queueNodePrefix(dir: string, id: string, marker: QueueMarker): string {
+export function queueNodePrefix(dir: string, id: string, marker: MarkerText): string {
   return `${dir}/_c_${id}-${marker}-`;
 }
 
 /** The queue node named `name` if it queues for one of `markers`. */
 export function parseQueueNode(name: string, markers: QueueMarker | readonly QueueMarker[]): QueueNode | undefined {
   const match = QUEUE_NODE.exec(name);
-  const marker = match?.[2] as QueueMarker | undefined;
+  const text = match?.[2];
+  const marker: QueueMarker | undefined = text === undefined ? undefined : text.includes('of') ? 'permits' : (text as QueueMarker);
   if (!match || !marker || !(typeof markers === 'string' ? marker === markers : markers.includes(marker))) return undefined;
   return { name, id: match[1]!, marker, sequence: Number(match[3]) };
 }

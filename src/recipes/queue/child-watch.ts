@@ -1,7 +1,8 @@
 import type { Subscription } from 'rxjs';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
-import type { WaitControl } from '../queue/wait-control.js';
+import type { Waiter } from './predecessor-wait.js';
+import type { WaitControl } from './wait-control.js';
 
 /**
  * A one-shot child watch, made before the listing that arms it (`watcher` goes with that
@@ -18,11 +19,11 @@ export class ChildWatch {
 
   /**
    * Resolves once the watch fired (at once if it has), or when `sessionId` is no longer the session
-   * (expired, closed or replaced: the watch went with it, and so did our nodes); rejects when
-   * `control` stops. A disconnection alone keeps waiting: the client sends the watch again on
-   * reconnection, and the server fires it then if the children changed meanwhile.
+   * (expired, closed or replaced: the watch went with it, and so did our nodes), or `waiter.wake`
+   * is called; rejects when `control` stops. A disconnection alone keeps waiting: the client sends
+   * the watch again on reconnection, and the server fires it then if the children changed meanwhile.
    */
-  wait(session: ZkSessionClient, sessionId: string, control: WaitControl | undefined): Promise<void> {
+  wait(session: ZkSessionClient, sessionId: string, control: WaitControl | undefined, waiter?: Pick<Waiter, 'wake'>): Promise<void> {
     if (this.fired) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -32,12 +33,14 @@ export class ChildWatch {
         if (settled) return;
         settled = true;
         this.wake = undefined;
+        if (waiter) waiter.wake = undefined;
         subscription?.unsubscribe();
         stopListening?.();
         if (error === undefined) resolve();
         else reject(error);
       };
       this.wake = () => finish();
+      if (waiter) waiter.wake = () => finish();
       // state$ replays the current state synchronously, so `finish` may run inside subscribe().
       subscription = session.state$.subscribe((change) => {
         if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) finish();
