@@ -127,6 +127,26 @@ for (const platform of ['express', 'fastify'] as const) {
       for (const e of elections) await e.close();
     });
 
+    it("shows a semaphore's holders and waiters with their permits, and a grant when a holder leaves", async () => {
+      const [a, b, c] = [await client('exporter-a'), await client('exporter-b'), await client('exporter-c')];
+      const state = async () => ((await (await get('/api/state')).json()) as { view: DashboardView }).view.semaphores.find((s) => s.name === 'exports');
+      const held = (await a.acquirePermits('exports', { permits: 3, take: 2 }))!;
+      const big = b.acquirePermits('exports', { permits: 3, take: 2 });
+      await waitFor(async () => (await state())?.waiters.length === 1, { timeoutMs: 10_000, message: 'b waits for 2 of the 3' });
+      const small = c.acquirePermits('exports', { permits: 3, take: 1 }); // fits, but behind b: no overtaking
+      await waitFor(async () => (await state())?.waiters.length === 2, { timeoutMs: 10_000, message: 'c waits behind b' });
+      const before = (await state())!;
+      assert.deepEqual([before.permits, before.taken], [3, 2]);
+      assert.deepEqual(before.holders.map((h) => [h.identity, h.take]), [['exporter-a', 2]]);
+      assert.deepEqual(before.waiters.map((w) => [w.identity, w.take]), [['exporter-b', 2], ['exporter-c', 1]]);
+      await held.release();
+      await waitFor(async () => (await state())?.waiters.length === 0, { timeoutMs: 10_000, message: 'b and c granted once a left' });
+      const after = (await state())!;
+      assert.equal(after.taken, 3);
+      assert.deepEqual(after.holders.map((h) => h.identity), ['exporter-b', 'exporter-c']);
+      for (const lease of await Promise.all([big, small])) await lease!.release();
+    });
+
     it('streams a new view and a timeline entry when the holder changes elsewhere, with one watch per directory', async () => {
       const [a, b] = [await client('first'), await client('second')];
       const held = await a.acquire('invoice:7');
