@@ -91,28 +91,25 @@ export class LockClient implements LockRecipe {
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;
-  /** The directory of each lease's lock (a lease knows its name, not its kind), for its events; set at the grant. */
-  private readonly lockDirs = new WeakMap<Lease, string>();
-  /** The leases of semaphores (their `releaseRequested` never aborts). */
-  private readonly permitLeases = new WeakSet<Lease>();
+  /** The directory and kind of each lease's lock (a lease knows its name only), for its events; set at the grant. */
+  private readonly leaseLocks = new WeakMap<Lease, { readonly dir: string; readonly kind: LockKind }>();
   /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
   private readonly leaseHost: LeaseHost = {
     sessionInDoubt: () => this.session.mayHaveExpired,
     lost: (lease: Lease, error: LockLostError) => {
       if (this.events.wants('lock')) {
-        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.lockDirs.get(lease)!, token: lease.fencingToken, reason: error.reason });
+        this.events.emit('lock', { type: 'lock.lost', name: lease.name, path: this.leaseLocks.get(lease)!.dir, token: lease.fencingToken, reason: error.reason });
       }
     },
     releaseFailed: (lease: Lease, error: unknown) => {
       this.logger.error(`Could not delete ${lease.path} after its lease was lost or revoked (the server removes it when the session ends): ${describeError(error)}`);
     },
     watchReleaseRequest: (lease: Lease, requested: () => boolean) => {
-      // Nobody asks a semaphore's holders to let go (`requestRelease` is a lock's), and their
-      // nodes carry the grant's mark (see `PermitPool`), which a watch would take for a request.
-      if (this.permitLeases.has(lease)) return;
+      const { dir, kind } = this.leaseLocks.get(lease)!;
+      // A semaphore's holders are never asked (`requestRelease` is a lock's); their version is a grant's mark (`PermitPool`).
+      if (kind === 'semaphore') return;
       watchReleaseRequest(this.session, lease, () => {
-        if (!requested() || !this.events.wants('lock')) return;
-        this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: this.lockDirs.get(lease)!, token: lease.fencingToken });
+        if (requested() && this.events.wants('lock')) this.events.emit('lock', { type: 'lock.release-requested', name: lease.name, path: dir, token: lease.fencingToken });
       });
     },
   };
@@ -241,8 +238,7 @@ export class LockClient implements LockRecipe {
       },
       this.leaseHost,
     );
-    this.lockDirs.set(lease, dir);
-    if (kind === 'semaphore') this.permitLeases.add(lease);
+    this.leaseLocks.set(lease, { dir, kind });
     this.registry.add(lease);
     if (events.wants('lock')) {
       events.emit('lock', { type: 'lock.acquired', name, path: dir, token: entry.token, waitMs: grantedAt - startedAt, handoff: entry.waited });
