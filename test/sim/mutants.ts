@@ -287,8 +287,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/lock/lock-client.js',
-        find: "if (!requested() || !this.events.wants('lock'))",
-        replace: "if (!requested() || (void lease.release().catch(() => undefined), !this.events.wants('lock')))",
+        find: "if (requested() && this.events.wants('lock'))",
+        replace: "if (requested() && (void lease.release().catch(() => undefined), this.events.wants('lock')))",
       },
     ],
   },
