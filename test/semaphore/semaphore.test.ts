@@ -190,7 +190,7 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
       }, 1);
       const second = (await withTimeout(client.acquirePermits(name, { permits: 2, take: 1 }), 5000, 'the second is granted beside the first'))!;
       assert.ok(firstNode.length > 0, 'the second waited for the first');
-      const firstLease = (await first)!;
+      const firstLease = (await withTimeout(first, 5000, "the first waiter granted"))!;
       assert.ok(firstLease.isHeld && second.isHeld);
       await Promise.all([firstLease.release(), second.release()]);
     } finally {
@@ -214,6 +214,34 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     assert.equal(requested.aborted, false);
     await lease.release();
     await (await withTimeout(second, 5000, 'the second waiter granted once the first released'))!.release();
+  });
+
+  it('a waiter whose node was marked by hand (no grant) costs the one behind it one more look, not a loop', async () => {
+    const faulty = new FaultySession(sessions[5]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'hand-marked';
+    const dir = client.pathOf(name, 'semaphore');
+    try {
+      const holder = (await clients[0]!.acquirePermits(name, { permits: 1, take: 1 }))!;
+      const first = clients[1]!.acquirePermits(name, { permits: 1, take: 1 });
+      await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
+      const second = client.acquirePermits(name, { permits: 1, take: 1 });
+      await until(async () => (await queuedIn(observer, dir)).length === 3, 'the second waiter queued');
+      await sleep(50);
+      const [firstNode] = (await queuedIn(observer, dir)).filter((node) => node.endsWith('-0000000001'));
+      const since = faulty.sent.length;
+      await observer.setData(`${dir}/${firstNode}`, Buffer.from('poked'), -1); // not a grant: the first still waits
+      await sleep(300);
+      const looks = faulty.sent.slice(since).length;
+      assert.ok(looks >= 2, 'the change woke the second: it looked again and watched again');
+      assert.ok(looks <= 4, `a bounded number of requests, not a loop (${looks})`);
+      await holder.release();
+      const firstLease = (await withTimeout(first, 5000, 'the first granted'))!;
+      await firstLease.release();
+      await (await withTimeout(second, 5000, 'then the second'))!.release();
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a caller with another capacity while anyone holds under the first', async () => {

@@ -53,6 +53,8 @@ interface Attempt extends Waiter {
   dirMissing: boolean;
   /** The next listing arms a child watch (the driver's `'queue'` wait, see `QueuePlace`). */
   watchQueue: boolean;
+  /** The node the last wait was for. */
+  waitedFor: string | undefined;
   /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
   inFlight: Promise<unknown> | undefined;
 }
@@ -124,6 +126,7 @@ export class FairQueue {
       unknownCreate: undefined,
       dirMissing: false,
       watchQueue: false,
+      waitedFor: undefined,
       wake: undefined,
       inFlight: undefined,
       foreign: (path) => this.foreign.add(path),
@@ -152,10 +155,14 @@ export class FairQueue {
           continue;
         }
         attempt.watchQueue = place.untilGranted;
+        // Waiting for the same node again: what ended the last wait was no grant (a granted node is
+        // never waited for again), so a mark already there is not one: only a new change counts.
+        const orMarked = place.untilGranted && attempt.waitedFor !== place.predecessor;
+        attempt.waitedFor = place.predecessor;
         const standby = place.predecessorHeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
-          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, place.untilGranted);
+          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, orMarked);
         } finally {
           standby?.stop();
         }
@@ -169,10 +176,10 @@ export class FairQueue {
       const inFlight = attempt.mine ? undefined : attempt.inFlight;
       if (inFlight) {
         // Stopped while a create was unanswered: what it made is known only once it settles, so
-        // our place is given up then. A healthy round trip ends within the grace and
-        // the caller finds the queue clean; a reply stuck in a connection that the client has not
-        // declared dead yet (that takes up to 2/3 of the session timeout) must not hold up the
-        // stop: the give-up then finishes in the background.
+        // our place is given up then. A healthy round trip ends within the grace and the caller
+        // finds the queue clean; a reply stuck in a connection that the client has not declared
+        // dead yet (that takes up to 2/3 of the session timeout) must not hold up the stop: the
+        // give-up then finishes in the background.
         const giveUp = () => this.giveUp(attempt);
         await withGrace(inFlight.then(giveUp, giveUp), IN_FLIGHT_GRACE_MS);
       } else {

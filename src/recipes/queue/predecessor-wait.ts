@@ -16,10 +16,10 @@ export interface Waiter {
 // DESIGN §3 step 3: watch the immediate predecessor only, and wait for its deletion.
 
 /**
- * Waits until `path` is deleted (one-shot data watch), our session changes, our own node's
- * watch fires, or `control` stops; with `orMarked`, also until it is marked (data version above
- * 0, see `QueuePlace.untilGranted`), at once when it was before the watch. Resolves true only when the watch reported the deletion in
- * order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
+ * Waits until `path` is deleted or changed (one-shot data watch), our session changes, our own
+ * node's watch fires, or `control` stops; with `orMarked`, at once if it is marked already (data
+ * version above 0, see `QueuePlace.untilGranted`): the watch fires for no change made before it.
+ * Resolves true only when the watch reported the deletion in order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
  * nodes changed while we were away all at once, in no particular order: the deletion of our own
  * node, or a change of what a standby watches, may then come after the predecessor's.)
  * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
