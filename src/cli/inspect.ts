@@ -12,8 +12,8 @@ import type { InspectedNode } from './inspected-node.js';
 
 export type { InspectedNode } from './inspected-node.js';
 
-/** Version of the `Inspection` shape; bumped only on a breaking change. */
-export const INSPECTION_VERSION = 1;
+/** Version of the `Inspection` shape; bumped only on a breaking change (2: a semaphore's `holders` and `waiters`). */
+export const INSPECTION_VERSION = 2;
 
 /** The `ready` znode of a lock or election with recovery (see the README, "Recovery"). */
 export type InspectedReady =

@@ -91,7 +91,7 @@ describe('nestjs-zk-lock inspect', () => {
     const run = await runCli(['inspect', ...connect(), '--json']);
     assert.equal(run.code, 0, run.stderr);
     const inspection = JSON.parse(run.stdout) as Inspection;
-    assert.equal(inspection.version, 1);
+    assert.equal(inspection.version, 2);
     assert.equal(inspection.root, root);
     assert.deepEqual(inspection.locks.map((lock) => lock.name), ['invoice:42', 'other']);
 
