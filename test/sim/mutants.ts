@@ -177,7 +177,7 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: 'recipes/read-write/read-write-drivers.js',
         find: 'for (let ahead = index - 1; ahead >= 0; ahead -= 1)',
-        replace: 'for (let ahead = index - 1; ahead >= index - 1; ahead -= 1)',
+        replace: 'for (let ahead = index - 1; ahead >= 0 && ahead >= index - 1; ahead -= 1)',
       },
     ],
   },
