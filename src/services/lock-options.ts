@@ -2,6 +2,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import type { AcquireOptions } from '../recipes/lock/lock-client.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
+import { validatePermitRequest, type PermitRequest } from '../recipes/semaphore/permit-driver.js';
 
 // The options of LockService's locked calls, and their checks (also made by the decorators, at decoration time).
 
@@ -36,18 +37,9 @@ export interface SemaphorePermits {
 export interface SemaphoreOptions extends SemaphorePermits, ReadWriteLockOptions {}
 
 const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
-/** A semaphore node's name records its permits in at most 9 digits (see `PermitDriver`). */
-const MAX_PERMITS = 999_999_999;
-export function validateSemaphorePermits(permits: SemaphorePermits): { permits: number; take: number } {
+export function validateSemaphorePermits(permits: SemaphorePermits): PermitRequest {
   if (permits === null || typeof permits !== 'object') throw new InvalidOptionsError('options', 'expected an object with the semaphore\'s permits, e.g. { permits: 4 }');
-  const { permits: capacity, take = 1 } = permits;
-  if (!Number.isSafeInteger(capacity) || capacity < 1 || capacity > MAX_PERMITS) {
-    throw new InvalidOptionsError('permits', `expected a whole number of permits from 1 to ${MAX_PERMITS}, got ${describeValue(capacity)}`);
-  }
-  if (!Number.isSafeInteger(take) || take < 1 || take > capacity) {
-    throw new InvalidOptionsError('take', `expected a whole number of permits from 1 to permits (${capacity}), got ${describeValue(take)}`);
-  }
-  return { permits: capacity, take };
+  return validatePermitRequest({ permits: permits.permits, take: permits.take ?? 1 });
 }
 
 export function validateAcquireOptions(options: AcquireOptions): void {

@@ -244,6 +244,15 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     }
   });
 
+  it('refuses a request nobody could hold with a typed error, at once and without a node', async () => {
+    const name = 'impossible';
+    const dir = clients[0]!.pathOf(name, 'semaphore');
+    await assert.rejects(clients[0]!.acquirePermits(name, { permits: 2, take: 3 }), (error: unknown) => error instanceof InvalidOptionsError && /take/.test(error.message));
+    await assert.rejects(clients[0]!.acquirePermits(name, { permits: 0, take: 1 }), InvalidOptionsError);
+    await assert.rejects(clients[0]!.acquirePermits(name, { permits: 2, take: 1.5 }), InvalidOptionsError);
+    assert.deepEqual(await queuedIn(observer, dir), []);
+  });
+
   it('refuses a caller with another capacity while anyone holds under the first', async () => {
     const name = 'mismatch';
     const dir = clients[0]!.pathOf(name, 'semaphore');

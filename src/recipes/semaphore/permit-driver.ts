@@ -1,3 +1,5 @@
+import { describeValue } from '../../errors/describe-value.js';
+import { InvalidOptionsError } from '../../errors/invalid-options.error.js';
 import { SemaphorePermitsMismatchError } from '../../errors/semaphore-permits-mismatch.error.js';
 import { lockToken } from '../fencing.js';
 import type { QueueDriver, QueuePlace } from '../queue/queue-driver.js';
@@ -9,6 +11,21 @@ export interface PermitRequest {
   readonly permits: number;
   /** Permits taken at once, all or nothing (1 ≤ take ≤ permits). */
   readonly take: number;
+}
+
+/** A semaphore node's name records its permits in at most 9 digits. */
+const MAX_PERMITS = 999_999_999;
+
+/** `request` if every user of the semaphore could hold it (1 ≤ take ≤ permits ≤ 999999999, whole numbers); else `InvalidOptionsError`. */
+export function validatePermitRequest(request: PermitRequest): PermitRequest {
+  const { permits, take } = request;
+  if (!Number.isSafeInteger(permits) || permits < 1 || permits > MAX_PERMITS) {
+    throw new InvalidOptionsError('permits', `expected a whole number of permits from 1 to ${MAX_PERMITS}, got ${describeValue(permits)}`);
+  }
+  if (!Number.isSafeInteger(take) || take < 1 || take > permits) {
+    throw new InvalidOptionsError('take', `expected a whole number of permits from 1 to permits (${permits}), got ${describeValue(take)}`);
+  }
+  return { permits, take };
 }
 
 /** The marker part of a semaphore node's name, `<take>of<permits>`, e.g. `_c_<uuid>-2of8-0000000042`. */

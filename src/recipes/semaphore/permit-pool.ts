@@ -2,7 +2,7 @@ import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import type { QueueLogger } from '../queue/node-removal.js';
-import { PermitDriver, permitMarker, type PermitRequest } from './permit-driver.js';
+import { PermitDriver, permitMarker, validatePermitRequest, type PermitRequest } from './permit-driver.js';
 
 export type { PermitRequest } from './permit-driver.js';
 
@@ -39,10 +39,10 @@ export class PermitPool {
    * entry (its token the `pzxid` of the granting listing: concurrent holders may share one), or
    * `undefined` when `waitMs` is 0 and they are not free at once. Rejects with `LockTimeoutError`,
    * `LockAbortedError`, `SemaphorePermitsMismatchError` or `SessionClosedError`, having given up
-   * its node first.
+   * its node first; with `InvalidOptionsError` at once for a request nobody could hold.
    */
   async take(dir: string, request: PermitRequest, options: TakeOptions = {}): Promise<QueueEntry | undefined> {
-    const driver = new PermitDriver(dir, request);
+    const driver = new PermitDriver(dir, validatePermitRequest(request));
     const entry = await this.queue.join(dir, { ...options, marker: permitMarker(request), driver });
     if (entry && driver.successorsAtGrant) this.markGranted(entry, options.data);
     return entry;
