@@ -31,8 +31,8 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 const RC_CONNECTIONLOSS = -4;
-/** A node of a locked call: a queue node of a lock, read/write lock or semaphore turnstile, or a semaphore's lease node. */
-const LEFT_BEHIND = /\/(locks|rwlocks|semaphores)\/[^/]+\/(leases\/)?_c_[^/]+$/;
+/** A node of a locked call: a queue node of a lock, read/write lock or semaphore. */
+const LEFT_BEHIND = /\/(locks|rwlocks|semaphores)\/[^/]+\/_c_[^/]+$/;
 
 /** Enabled in fewer seeds: each leaves the run in a state the others then rarely get to act on. */
 const RARE_FAULTS: readonly FaultKind[] = ['wipe', 'oversize', 'operator-delete', 'look-alike'];
@@ -166,9 +166,9 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   if (!someoneLeads()) invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
 
   // Every call of a process has settled: no queue node of its session may remain in a lock's,
-  // a read/write lock's or a semaphore's directory, nor a lease node among a semaphore's leases
-  // (DESIGN §8.3), once the deletes that go on in the background (a semaphore's turnstile, a
-  // give-up while a request was unanswered) went through. Its election node stays, as it should.
+  // a read/write lock's or a semaphore's directory (DESIGN §8.3), once the deletes that go on in
+  // the background (a give-up while a request was unanswered) went through. Its election node
+  // stays, as it should.
   const idle = () => new Map(live().filter((p) => p.pending.size === 0 && p.sessionId !== undefined).map((p) => [p.sessionId!, p.actor]));
   const leftBehind = () => {
     const owners = idle();
@@ -320,7 +320,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       // may have made, another session holds one with the same uuid (what an abandoned session
       // the server kept alive leaves when the acquisition retries): it must adopt its own only.
       const connections = process ? ensemble.connectionsOf(process.actor) : [];
-      const queueCreate = (request: WriteRequest) => request.op === 'create' && /\/_c_[0-9a-f-]{36}-(lock|n|read|write)-$/.test(request.path);
+      const queueCreate = (request: WriteRequest) => request.op === 'create' && /\/_c_[0-9a-f-]{36}-(lock|n|read|write|\d{1,9}of\d{1,9})-$/.test(request.path);
       for (const connection of connections) {
         connection.loseReply = {
           when: queueCreate,
