@@ -39,7 +39,7 @@ export interface SemaphoreOptions extends SemaphorePermits, ReadWriteLockOptions
 const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
 export function validateSemaphorePermits(permits: SemaphorePermits): PermitRequest {
   if (permits === null || typeof permits !== 'object') throw new InvalidOptionsError('options', 'expected an object with the semaphore\'s permits, e.g. { permits: 4 }');
-  return validatePermitRequest({ permits: permits.permits, take: permits.take ?? 1 });
+  return validatePermitRequest({ permits: permits.permits, take: permits.take === undefined ? 1 : permits.take });
 }
 
 export function validateAcquireOptions(options: AcquireOptions): void {

@@ -376,6 +376,7 @@ describe('LockService.withSemaphore / @WithSemaphore', () => {
     await assert.rejects(locks.withSemaphore('bad', { permits: 0 }, () => undefined), InvalidOptionsError);
     await assert.rejects(locks.withSemaphore('bad', { permits: 2, take: 3 }, () => undefined), InvalidOptionsError);
     await assert.rejects(locks.withSemaphore('bad', { permits: 1.5 }, () => undefined), InvalidOptionsError);
+    await assert.rejects(locks.withSemaphore('bad', { permits: 2, take: null as unknown as number }, () => undefined), InvalidOptionsError, 'take: null is not the default');
     assert.throws(() => WithSemaphore('bad', { permits: -1 }), InvalidOptionsError);
     // No recovery runs for a semaphore (nor a read/write lock): a handler passed anyway is refused, not ignored.
     const recover = { recover: () => undefined } as object;
