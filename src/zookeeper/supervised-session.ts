@@ -12,6 +12,7 @@ import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-binding.js';
+import { LeaderHeartbeat } from './leader-heartbeat.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
@@ -66,6 +67,7 @@ export class ZkSession implements ZkSessionClient {
   private client: ZooKeeperHandle | undefined;
   private readonly subject: BehaviorSubject<SessionStateChange>;
   private readonly lossClock: SessionLossClock;
+  private readonly heartbeat: LeaderHeartbeat;
   private readonly logger: ZkSessionLogger;
   private connectedOnce = false;
   private knownSessionId: string | undefined;
@@ -102,10 +104,15 @@ export class ZkSession implements ZkSessionClient {
     this.lossClock = new SessionLossClock({
       timeoutMs: () => this.timeoutMs(),
       lastContactAt: () => this.client?.lastContactAt ?? 0,
-      lastReceiptAt: () => this.client?.lastReceiptAt ?? 0,
       onLost: (reason) => this.onMaybeExpired(reason),
-      // Any answer will do: it moves lastContactAt past the stall (or the stall's deadline says lost).
-      onStall: () => void this.client?.exists('/').catch(() => undefined),
+      onConfirmed: () => this.onConfirmed(),
+    });
+    this.heartbeat = new LeaderHeartbeat({
+      timeoutMs: () => this.timeoutMs(),
+      lastLeaderRequestAt: () => this.client?.lastLeaderRequestAt ?? Number.NEGATIVE_INFINITY,
+      // The answer matters only as proof (the handle records it); a failure leaves the proof to
+      // age, which the loss clock reports as `lost` in time. Nothing else waits for this sync.
+      beat: () => void this.client?.sync('/').catch(() => undefined),
     });
   }
 
@@ -150,10 +157,9 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /**
-   * Ms since the server last proved it heard this session (the send time of the latest answered
-   * request, or the start of the attempt that connected); undefined without a handle. The C
-   * client's pings are invisible here, so on an idle session it grows although the session is
-   * fine: a diagnostic, not a verdict.
+   * Ms since the leader is last proven to have touched this session (see `LeaderContact`);
+   * undefined without a handle. Kept under half the session timeout plus a sixth by the
+   * heartbeat while the ensemble answers.
    */
   get lastContactAgoMs(): number | undefined {
     const at = this.client?.lastContactAt;
@@ -222,6 +228,7 @@ export class ZkSession implements ZkSessionClient {
     clearTimeout(this.abandonTimer);
     this.abandonedCloser?.stop();
     this.lossClock.stop();
+    this.heartbeat.stop();
     const client = this.client;
     this.client = undefined;
     this.emit('closed');
@@ -325,6 +332,7 @@ export class ZkSession implements ZkSessionClient {
         onConnected: () => this.client === client && this.onConnected(client),
         onConnecting: () => this.client === client && this.onDisconnected(),
         onClosed: (code) => this.client === client && this.onHandleClosed(code),
+        onLeaderAnswer: () => this.client === client && this.lossClock.proofArrived(),
       },
     );
     this.client = client;
@@ -345,6 +353,7 @@ export class ZkSession implements ZkSessionClient {
     this.disconnectedAt = undefined;
     clearTimeout(this.abandonTimer);
     this.lossClock.connected();
+    this.heartbeat.start();
     if (resumed) {
       this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
       this.emit('reconnected');
@@ -367,7 +376,8 @@ export class ZkSession implements ZkSessionClient {
   /** The loss clock says the server may have expired us by now. */
   private onMaybeExpired(reason: SessionLossReason): void {
     if (this.state === 'lost' || this.state === 'expired' || this.state === 'closed') return;
-    this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${reason}): everything it held counts as lost`);
+    const why = reason === 'disconnected' ? 'disconnected' : 'no answer through the leader in time: the server may be cut off from it, or this process was paused';
+    this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${why}): everything it held counts as lost`);
     this.emit('lost');
     const client = this.client;
     if (client) {
@@ -375,20 +385,17 @@ export class ZkSession implements ZkSessionClient {
       clearTimeout(this.abandonTimer);
       this.abandonTimer = setTimeout(() => this.abandonUnreachable(client), Math.max(0, deadline - performance.now()));
     }
-    if (client && reason === 'paused') {
-      // The process was paused while the C client believed it was connected. One request tells
-      // whether the session survived; if it did, say so. If not, the C client reports the
-      // disconnection or the expiry itself, which the handlers above turn into states.
-      client.exists('/').then(
-        () => {
-          if (this.client !== client || this.state !== 'lost') return;
-          clearTimeout(this.abandonTimer);
-          this.lossClock.connected();
-          this.emit('reconnected');
-        },
-        () => undefined,
-      );
-    }
+    // While the connection stays up (`unconfirmed`), the heartbeat goes on: if the leader still
+    // has the session, a proof comes back and `onConfirmed` says so; if it does not, the server
+    // drops the connection or reports the expiry, which the handlers here turn into states.
+  }
+
+  /** The loss clock counted the session lost while connected, and a leader-routed answer since shows it alive. */
+  private onConfirmed(): void {
+    if (this.state !== 'lost' || !this.client) return;
+    clearTimeout(this.abandonTimer);
+    this.logger.log(`ZooKeeper session 0x${this.knownSessionId} confirmed by the leader again`);
+    this.emit('reconnected');
   }
 
   /**
@@ -448,6 +455,7 @@ export class ZkSession implements ZkSessionClient {
     clearTimeout(this.abandonTimer);
     this.disconnectedAt = undefined;
     this.lossClock.stop();
+    this.heartbeat.stop();
     this.emit('expired');
     // A session that lived a while resets the back-off; one that died at once grows it.
     this.consecutiveFailures = lived > 2 * this.options.sessionTimeoutMs ? 0 : this.consecutiveFailures + 1;

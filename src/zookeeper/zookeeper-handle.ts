@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { nativeConnectString, shuffleHosts } from './connect-string.js';
+import { LeaderContact, routeOf, touchSlackMs } from './leader-contact.js';
 import {
   loadNativeZooKeeper,
   NATIVE_SESSION_EVENT,
@@ -62,6 +63,8 @@ export interface ZooKeeperHandleEvents {
   onConnecting(): void;
   /** The handle is dead: `code` 0 = closed by us, -112 = session expired, -113 = auth failed. */
   onClosed(code: number): void;
+  /** A request through the leader was answered: `lastContactAt` may have moved. */
+  onLeaderAnswer?(): void;
 }
 
 export function toStat(raw: NativeStat): ZkStat {
@@ -98,21 +101,25 @@ interface TrackedWatch {
  * A typed promise facade over one handle of the `zookeeper` package, i.e. one ZooKeeper
  * session. When that session expires the handle is dead; `ZkSession` replaces it.
  *
- * It records the send time of the latest request the server answered, or of the start of the
- * connection attempt that connected (`lastContactAt`, monotonic ms): the server had heard from
- * this session no earlier than that, which bounds when the server may expire it.
+ * It records when the ZooKeeper leader is last proven to have touched this session
+ * (`lastContactAt`, monotonic ms; see `LeaderContact` for which replies prove it), which bounds
+ * when the leader may expire it.
  */
 export class ZooKeeperHandle implements ZkClient {
   private readonly handle: NativeZooKeeper;
   private readonly native: NativeBinding;
-  private contactAt = 0;
-  private receiptAt = 0;
+  private readonly contact: LeaderContact;
   /** When the current connection attempt began: the handle's creation, or the last disconnection. */
   private attemptAt = performance.now();
   private closedCode: number | undefined;
   private watches = 0;
 
-  constructor(options: ZooKeeperHandleOptions, events: ZooKeeperHandleEvents, resume?: { id: string; password: string }) {
+  constructor(
+    options: ZooKeeperHandleOptions,
+    private readonly events: ZooKeeperHandleEvents,
+    resume?: { id: string; password: string },
+  ) {
+    this.contact = new LeaderContact(() => touchSlackMs(this.handle.timeout > 0 ? this.handle.timeout : options.sessionTimeoutMs));
     const ZooKeeper = options.binding ?? loadNativeZooKeeper();
     const config: Record<string, unknown> = {
       // Hosts shuffled here rather than by the C client: with a random host order it reads
@@ -130,11 +137,11 @@ export class ZooKeeperHandle implements ZkClient {
     this.handle = new ZooKeeper(config);
     this.native = this.handle.native;
     this.handle.on('connect', () => {
-      // The server accepted (or revived) the session when it received the handshake, whose send
-      // time the C client does not tell. The attempt's start precedes it for certain; "now" does
-      // not, when this process stalled after the server answered, and every deadline measured
+      // The leader accepted (or revalidated) the session after it received the handshake, whose
+      // send time the C client does not tell. The attempt's start precedes it for certain; "now"
+      // does not, when this process stalled after the server answered, and every deadline measured
       // from it would be late by that stall.
-      this.contactAt = Math.max(this.contactAt, this.attemptAt);
+      this.contact.connected(this.attemptAt);
       events.onConnected();
     });
     this.handle.on('connecting', () => {
@@ -163,18 +170,14 @@ export class ZooKeeperHandle implements ZkClient {
     return this.handle.timeout;
   }
 
-  /** Monotonic ms: the send time of the latest request the server answered, or the start of the attempt that connected. */
+  /** Monotonic ms: the leader touched this session at this time or later (`LeaderContact`). */
   get lastContactAt(): number {
-    return this.contactAt;
+    return this.contact.provenAt;
   }
 
-  /**
-   * Monotonic ms: when the latest reply or watch event arrived. Each refreshes the C client's
-   * receive clock (which decides when it declares the connection dead) without proving, as a
-   * ping's reply does, that the server heard from this session lately.
-   */
-  get lastReceiptAt(): number {
-    return this.receiptAt;
+  /** Monotonic ms: when the latest request that goes through the leader (a write, a sync) was sent. */
+  get lastLeaderRequestAt(): number {
+    return this.contact.lastLeaderSendAt;
   }
 
   get isClosed(): boolean {
@@ -287,7 +290,6 @@ export class ZooKeeperHandle implements ZkClient {
         // The C client also hands every registered watcher each session event (connecting,
         // connected) without consuming the watch: those are not node events.
         if (type === NATIVE_SESSION_EVENT) return;
-        this.receiptAt = performance.now();
         if (state === 'held') this.watches -= 1;
         state = 'fired';
         const eventType = WATCH_EVENT_TYPES[type];
@@ -310,15 +312,17 @@ export class ZooKeeperHandle implements ZkClient {
     path: string | undefined,
     send: (done: (rc: number, err: string, value?: T) => void) => number,
   ): Promise<T> {
+    const route = routeOf(operation);
     return new Promise<T>((resolve, reject) => {
       const sentAt = performance.now();
+      this.contact.sent(route, sentAt);
       let rc: number;
       try {
         rc = send((code, err, value) => {
-          if (code !== RC_CONNECTIONLOSS && code !== RC_OPERATIONTIMEOUT && code !== RC_SESSIONEXPIRED && code !== RC_CLOSING) {
-            // Any real answer proves the server heard this session at `sentAt` or later.
-            if (sentAt > this.contactAt) this.contactAt = sentAt;
-            this.receiptAt = performance.now();
+          // An answer, as opposed to a failure of the connection or the session, is evidence.
+          if (route === 'leader' && code !== RC_CONNECTIONLOSS && code !== RC_OPERATIONTIMEOUT && code !== RC_SESSIONEXPIRED && code !== RC_CLOSING) {
+            this.contact.answered(sentAt);
+            this.events.onLeaderAnswer?.();
           }
           if (code === 0) resolve(value as T);
           else reject(new ZooKeeperError(code, operation, path, err));

@@ -15,71 +15,19 @@
  * (The leader itself would not do: it orders the session's listing behind its pending create.)
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { basenameOf } from '../../src/zookeeper/znode-path.js';
 import { FaultySession } from '../support/faulty-session.js';
+import { ProxiedEnsemble } from '../support/proxied-ensemble.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
-import { freePorts, ZkServer } from '../support/zk-server.js';
+import type { ZkServer } from '../support/zk-server.js';
 import { openSession, queueNodes, testRoot } from './lock-test-kit.js';
 
 const SESSION_TIMEOUT_MS = 10_000;
-
-/** `size` members; member i reaches member j's quorum port through `links[i][j]`. */
-class ProxiedEnsemble {
-  private constructor(
-    readonly dir: string,
-    readonly members: ZkServer[],
-    readonly links: (TcpProxy | undefined)[][],
-  ) {}
-
-  static async start(size: number): Promise<ProxiedEnsemble> {
-    const dir = fs.mkdtempSync(path.join(process.env.ZK_TEST_RUN_DIR ?? os.tmpdir(), 'zk-lagging-'));
-    const indexes = Array.from({ length: size }, (_, i) => i);
-    const links: (TcpProxy | undefined)[][] = [];
-    // The links listen first and the members' ports are picked while they do: picked first and
-    // released, a member's port could be handed to a link (it was, in full runs: "address in use").
-    for (const i of indexes) {
-      links.push([]);
-      for (const j of indexes) links[i]!.push(i === j ? undefined : await TcpProxy.start('127.0.0.1', 1));
-    }
-    const ports = await freePorts(3 * size); // client, quorum, election per member
-    for (const i of indexes) for (const j of indexes) links[i]![j]?.retarget('127.0.0.1', ports[3 * j + 1]!);
-    const members = indexes.map((i) => {
-      const lines = indexes.map((j) => `server.${j + 1}=127.0.0.1:${i === j ? ports[3 * j + 1] : links[i]![j]!.port}:${ports[3 * j + 2]}`);
-      const memberDir = path.join(dir, `zk${i + 1}`);
-      fs.mkdirSync(path.join(memberDir, 'data'), { recursive: true });
-      fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${i + 1}\n`);
-      // syncLimit 40 ticks (20 s): the leader keeps its quorum while the links are held.
-      return ZkServer.member(memberDir, ports[3 * i]!, lines, { heap: '128m', extraConfig: { syncLimit: 40, forceSync: 'no' } });
-    });
-    const ensemble = new ProxiedEnsemble(dir, members, links);
-    try {
-      for (const member of members) await member.launch(false);
-      await Promise.all(members.map((member) => member.waitReady()));
-      return ensemble;
-    } catch (error) {
-      await ensemble.dispose();
-      throw error;
-    }
-  }
-
-  async modes(): Promise<(string | undefined)[]> {
-    return Promise.all(this.members.map((member) => member.mode()));
-  }
-
-  async dispose(): Promise<void> {
-    for (const row of this.links) for (const link of row) await link?.close();
-    await Promise.all(this.members.map((member) => member.dispose()));
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 /** The leader's count of proposals (`mntr`). */
 async function proposals(leader: ZkServer): Promise<number> {
@@ -93,7 +41,8 @@ describe('a lost create reply, then a reconnection to a member that has not appl
   const proxies: TcpProxy[] = [];
   const sessions: ZkSession[] = [];
   before(async () => {
-    ensemble = await ProxiedEnsemble.start(5);
+    // syncLimit 40 ticks (20 s): the leader keeps its quorum while the links are held.
+    ensemble = await ProxiedEnsemble.start(5, { syncLimit: 40 });
   });
   after(async () => {
     for (const proxy of proxies) await proxy.close();

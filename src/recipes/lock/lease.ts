@@ -62,7 +62,14 @@ export class Lease {
     this.sessionId = entry.sessionId;
   }
 
+  /**
+   * Aborted once the lease is no longer held. Each read first asks the session, so that a holder
+   * resuming from a pause past the loss deadline finds it aborted at once, before the timer that
+   * would abort it has run: read `lease.signal.aborted` (or call `assertHeld()`) right before a
+   * side effect, rather than a copy of the signal taken earlier.
+   */
   get signal(): AbortSignal {
+    this.noticeSessionDoubt();
     if (!this.controller) {
       this.controller = new AbortController();
       if (this.end) this.controller.abort(this.endError());
@@ -97,14 +104,15 @@ export class Lease {
    * doubt before `signal` could abort: right after this process resumed from a pause.
    */
   get isHeld(): boolean {
-    return this.released === undefined && this.end === undefined && !this.host.sessionInDoubt();
+    this.noticeSessionDoubt();
+    return this.released === undefined && this.end === undefined;
   }
 
   /** Throws `LockLostError` when the lease is no longer held. For checks between steps of long work. */
   assertHeld(): void {
+    this.noticeSessionDoubt();
     if (this.end) throw this.endError();
     if (this.released) throw new LockLostError(this.path, 'already released');
-    if (this.host.sessionInDoubt()) throw new LockLostError(this.path, 'the session may have expired (this process was paused or disconnected)');
   }
 
   /**
@@ -141,6 +149,16 @@ export class Lease {
   revoke(reason: string): Promise<void> {
     this.abortAsLost(reason);
     return this.release();
+  }
+
+  /**
+   * The session is in doubt before its loss was announced (the timer that announces it has not run
+   * yet): end the lease now, so that `signal`, `isHeld` and `assertHeld` agree at every instant.
+   */
+  private noticeSessionDoubt(): void {
+    if (this.released === undefined && this.end === undefined && this.host.sessionInDoubt()) {
+      this.markLost('the session may have expired (the leader has not confirmed it in time: disconnected, cut off, or this process was paused)');
+    }
   }
 
   /** Called by the registry when the session may be gone. */
