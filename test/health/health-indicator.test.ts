@@ -66,13 +66,14 @@ describe('ZkLockHealthIndicator', () => {
     const session = app.get(ZkSession);
     await waitFor(async () => (await app!.get(LeaderService).participants()).length === 2, { message: 'this process joined' });
 
-    // The last contact is the send time of the latest answered request: this one (a follower
-    // sends nothing else while idle; pings do not count), so the figure lies between the idle
-    // time since its reply and the time since it was sent.
+    // The last contact is the latest moment the leader is proven to have touched the session
+    // (LeaderContact): an answered sync proves the requests sent half a timeout (1000 ms) before
+    // it, so two syncs that far apart prove the first one, give or take the eighth of that span by
+    // which send times are thinned.
     const sent = performance.now();
-    await session.exists('/');
-    const answered = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await session.sync('/');
+    await new Promise((resolve) => setTimeout(resolve, 1000 + 20));
+    await session.sync('/');
     const checking = performance.now();
     const up = await health.check([() => indicator.isHealthy('zookeeper')]);
     const checked = performance.now();
@@ -83,7 +84,7 @@ describe('ZkLockHealthIndicator', () => {
     assert.equal(details.sessionId, session.sessionId);
     assert.equal(details.sessionTimeoutMs, 2000);
     assert.equal(typeof details.lastContactAgoMs, 'number');
-    const [low, high] = [Math.floor(checking - answered), Math.ceil(checked - sent)];
+    const [low, high] = [Math.floor(checking - sent) - 100, Math.ceil(checked - sent) + 1000 / 8];
     assert.ok(low <= details.lastContactAgoMs! && details.lastContactAgoMs! <= high, `${details.lastContactAgoMs} ms since the last contact, not within [${low}, ${high}]`);
     assert.deepEqual(details.elections, { jobs: { isLeader: false, participating: true } });
     assert.equal(details.warning, undefined);
@@ -95,7 +96,10 @@ describe('ZkLockHealthIndicator', () => {
       if (!seen.has(state)) seen.set(state, indicator.isHealthy('zk'));
     });
     try {
-      proxy.cut();
+      // Dropped and refused, so that the disconnection shows at once: a silent cut would count the
+      // session lost (the leader stops confirming it) before the C client notices the silence.
+      proxy.refuse(true);
+      proxy.reset();
       await waitFor(() => seen.has('lost'), { timeoutMs: 5000, message: 'session lost' });
       const suspended = (await seen.get('suspended')!).zk as Details;
       assert.equal(suspended.status, 'up');
@@ -119,7 +123,7 @@ describe('ZkLockHealthIndicator', () => {
       // Once the server has expired the old session (its election node is gone), heal the cut:
       // the module replaces the session and is healthy again.
       await waitFor(async () => (await election!.participants()).length === 1, { timeoutMs: 10_000, message: 'server-side expiry' });
-      proxy.restore();
+      proxy.refuse(false);
       await waitFor(() => session.state === 'connected' && session.sessionId !== details.sessionId, { timeoutMs: 10_000, message: 'a new session' });
       const again = await health.check([() => indicator.isHealthy('zookeeper')]);
       assert.equal(again.status, 'ok');

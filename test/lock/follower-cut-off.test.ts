@@ -17,15 +17,15 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ProxiedEnsemble } from '../support/proxied-ensemble.js';
 import { waitFor, withTimeout } from '../support/wait.js';
+import { ZkEnsemble } from '../support/zk-server.js';
 import { openSession, testRoot } from './lock-test-kit.js';
 
 describe('a holder on a follower cut off from the leader', () => {
-  let ensemble: ProxiedEnsemble;
+  let ensemble: ZkEnsemble;
   const sessions: ZkSession[] = [];
   before(async () => {
-    ensemble = await ProxiedEnsemble.start(3, { tickTime: 500, syncLimit: 10 });
+    ensemble = await ZkEnsemble.start({ size: 3, quorumLinks: true, heap: '128m', tickTime: 500, extraConfig: { syncLimit: 10, forceSync: 'no' } });
   });
   after(async () => {
     sessions.forEach((session) => session.close());

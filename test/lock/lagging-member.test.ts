@@ -21,10 +21,9 @@ import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { basenameOf } from '../../src/zookeeper/znode-path.js';
 import { FaultySession } from '../support/faulty-session.js';
-import { ProxiedEnsemble } from '../support/proxied-ensemble.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
-import type { ZkServer } from '../support/zk-server.js';
+import { ZkEnsemble, type ZkServer } from '../support/zk-server.js';
 import { openSession, queueNodes, testRoot } from './lock-test-kit.js';
 
 const SESSION_TIMEOUT_MS = 10_000;
@@ -37,12 +36,12 @@ async function proposals(leader: ZkServer): Promise<number> {
 }
 
 describe('a lost create reply, then a reconnection to a member that has not applied the create', () => {
-  let ensemble: ProxiedEnsemble;
+  let ensemble: ZkEnsemble;
   const proxies: TcpProxy[] = [];
   const sessions: ZkSession[] = [];
   before(async () => {
     // syncLimit 40 ticks (20 s): the leader keeps its quorum while the links are held.
-    ensemble = await ProxiedEnsemble.start(5, { syncLimit: 40 });
+    ensemble = await ZkEnsemble.start({ size: 5, quorumLinks: true, heap: '128m', extraConfig: { syncLimit: 40, forceSync: 'no' } });
   });
   after(async () => {
     for (const proxy of proxies) await proxy.close();
@@ -79,7 +78,7 @@ describe('a lost create reply, then a reconnection to a member that has not appl
       createSeq = request.seq;
       // F still forwards to the leader; neither F nor the two others hear anything back, so only
       // G acknowledges the proposal: short of a quorum.
-      for (const i of [f, ...others]) ensemble.links[i]![l]!.cutReplies();
+      for (const i of [f, ...others]) ensemble.link(i, l).cutReplies();
       held = true;
     }, 1);
     const states: string[] = [];
@@ -103,7 +102,7 @@ describe('a lost create reply, then a reconnection to a member that has not appl
     }).catch((error: Error) => {
       throw new Error(`${error.message}; sent since the create: ${describeSent()}`);
     });
-    for (const i of [f, ...others]) ensemble.links[i]![l]!.restore();
+    for (const i of [f, ...others]) ensemble.link(i, l).restore();
 
     const lease = await withTimeout(acquiring, 10_000, 'the acquire was never granted').catch(async (error: Error) => {
       throw new Error(`${error.message}: stuck behind a node of our own session? queue: ${(await queueNodes(observer, dir)).join(', ')}; sent since the create: ${describeSent()}`);

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { TcpProxy } from './tcp-proxy.js';
 
 /** Server tuning shared by the tests and the benchmark; `extraConfig` can override or add. */
 export const ZK_DEFAULT_CONFIG = {
@@ -524,10 +525,18 @@ export interface ZkEnsembleOptions extends ZkServerOptions {
   size?: number;
   /** The members' server ids (`myid`), e.g. `[1, 2, 255]`; default 1..size. Sets the size when given. */
   serverIds?: number[];
+  /**
+   * Route every quorum link through a `TcpProxy` (`link(from, to)`), for faults between members: a
+   * follower cut off from its leader, proposals held back. Election ports stay direct.
+   */
+  quorumLinks?: boolean;
 }
 
+/** links[i][j]: how member i dials member j's quorum port; undefined on the diagonal. */
+type QuorumLinks = (TcpProxy | undefined)[][];
+
 export class ZkEnsemble {
-  private constructor(readonly dir: string, readonly members: ZkServer[]) {}
+  private constructor(readonly dir: string, readonly members: ZkServer[], private readonly links: QuorumLinks = []) {}
 
   static async start(options: ZkEnsembleOptions = {}): Promise<ZkEnsemble> {
     const ids = options.serverIds ?? Array.from({ length: options.size ?? 3 }, (_, i) => i + 1);
@@ -536,15 +545,26 @@ export class ZkEnsemble {
     const size = ids.length;
     for (let attempt = 1; ; attempt++) {
       const dir = makeTempDir('zk-ensemble-');
+      // The links listen before the members' ports are picked: picked first and released, a
+      // member's port could be handed to a link ("address in use").
+      const links: QuorumLinks = [];
+      if (options.quorumLinks) {
+        for (let i = 0; i < size; i++) {
+          links.push([]);
+          for (let j = 0; j < size; j++) links[i]!.push(i === j ? undefined : await TcpProxy.start('127.0.0.1', 1));
+        }
+      }
       const ports = await freePorts(3 * size); // client, quorum, election per member
-      const quorumLines = ids.map((id, i) => `server.${id}=127.0.0.1:${ports[3 * i + 1]}:${ports[3 * i + 2]}`);
+      links.forEach((row) => row.forEach((link, j) => link?.retarget('127.0.0.1', ports[3 * j + 1]!)));
+      const quorumPort = (i: number, j: number) => links[i]?.[j]?.port ?? ports[3 * j + 1];
       const members = ids.map((id, i) => {
         const memberDir = path.join(dir, `zk${i + 1}`);
         fs.mkdirSync(path.join(memberDir, 'data'), { recursive: true });
         fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${id}\n`);
+        const quorumLines = ids.map((other, j) => `server.${other}=127.0.0.1:${quorumPort(i, j)}:${ports[3 * j + 2]}`);
         return ZkServer.member(memberDir, ports[3 * i]!, quorumLines, options);
       });
-      const ensemble = new ZkEnsemble(dir, members);
+      const ensemble = new ZkEnsemble(dir, members, links);
       try {
         // Spawn all first: no member can be ready (have a Mode) before a quorum is up.
         for (const member of members) await member.launch(false);
@@ -555,6 +575,18 @@ export class ZkEnsemble {
         if (attempt >= 3 || !(error instanceof AddressInUseError)) throw error;
       }
     }
+  }
+
+  /** The proxy through which member `from` dials member `to`'s quorum port (a follower dials its leader): needs `quorumLinks`. */
+  link(from: number, to: number): TcpProxy {
+    const link = this.links[from]?.[to];
+    if (!link) throw new Error(`no quorum link from member ${from} to member ${to} (start the ensemble with quorumLinks)`);
+    return link;
+  }
+
+  /** Each member's `Mode` (leader, follower, standalone), undefined for a member that does not answer. */
+  modes(): Promise<(string | undefined)[]> {
+    return Promise.all(this.members.map((member) => member.mode()));
   }
 
   get connectString(): string { return this.members.map((member) => member.connectString).join(','); }
@@ -586,6 +618,7 @@ export class ZkEnsemble {
   }
 
   async dispose(): Promise<void> {
+    for (const row of this.links) for (const link of row) await link?.close();
     await Promise.all(this.members.map((member) => member.dispose()));
     fs.rmSync(this.dir, { recursive: true, force: true });
     tempDirs.delete(this.dir);
