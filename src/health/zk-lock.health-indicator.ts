@@ -55,7 +55,7 @@ const UP_STATES: ReadonlySet<SessionState> = new Set(['connected', 'reconnected'
 /** Why each down state is down. */
 const DOWN_REASONS: Partial<Record<SessionState, string>> = {
   connecting: 'no ZooKeeper session established yet',
-  lost: 'disconnected long enough that the server may have expired the session: locks and leadership count as lost',
+  lost: 'the leader has not confirmed the session for so long that it may have expired it (disconnected, cut off from the leader, or paused): locks and leadership count as lost',
   expired: 'the ZooKeeper session expired; a new one is being created',
   closed: 'the ZooKeeper session is closed',
 };

@@ -4,10 +4,12 @@
  * - `connecting`: no session yet (start-up).
  * - `connected`: a new session is established (first one, or a replacement after expiry).
  * - `suspended`: the connection dropped; the session may still be alive on the server.
- * - `lost`: suspended (or the process was paused) for so long that the server may have expired
- *   the session by now: anything held must be treated as lost, before another client can be
- *   granted it. The session may still come back (`reconnected`).
- * - `reconnected`: the same session is connected again after `suspended` or `lost`.
+ * - `lost`: the ZooKeeper leader has not been proven to hear from the session for so long that
+ *   it may have expired it by now (disconnected, connected to a server cut off from the leader,
+ *   or this process paused; see `SessionLossClock`): anything held must be treated as lost,
+ *   before another client can be granted it. The session may still come back (`reconnected`).
+ * - `reconnected`: the same session is connected again after `suspended`, or confirmed by the
+ *   leader again after `lost`.
  * - `expired`: the server expired the session, or it stayed `lost` and disconnected for a full
  *   session timeout after its disconnection and was given up (a server may never take it back,
  *   e.g. one restarted with an empty data directory); a new one is being created.

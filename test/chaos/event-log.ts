@@ -148,6 +148,7 @@ export const FAULT_KINDS = [
   'cut-0.5T',
   'cut-1T',
   'cut-1.5T',
+  'cut-follower',
   'oversize-checkpoint',
   'block-worker',
   'wipe-ensemble',

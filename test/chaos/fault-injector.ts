@@ -17,6 +17,11 @@
  * - restart-zk-follower: restart (SIGTERM, start) a follower, wait for quorum.
  * - cut-xT: blackhole a worker's proxies to every server for x session timeouts, then restore;
  *   per kind alternately the leader and a worker right after its section's checkpoint.
+ * - cut-follower: cut the quorum link between the ZooKeeper leader and the follower that a worker
+ *   right after its checkpoint is connected to, for 1.5 session timeouts. The follower goes on
+ *   answering the worker's pings and reads until it notices (syncLimit ticks, past the session
+ *   timeout here) while the leader expires the session: the worker must stop before anyone else
+ *   is granted what it held (issue 29, S5).
  * - oversize-checkpoint, block-worker, wipe-ensemble: see trust-faults.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -114,6 +119,8 @@ export class FaultInjector {
         return this.killZkLeader();
       case 'restart-zk-follower':
         return this.restartFollower();
+      case 'cut-follower':
+        return this.cutFollower();
       case 'oversize-checkpoint':
         return oversizeCheckpoint(this.ctx, this.record);
       case 'block-worker':
@@ -170,6 +177,32 @@ export class FaultInjector {
     await follower.restart();
     await ensemble.waitForQuorum(60_000);
     this.record('restart-zk-follower', start, Number(monotonicNs()), { server: this.ctx.serverIds[ensemble.members.indexOf(follower)] });
+  }
+
+  private async cutFollower(): Promise<void> {
+    const { ensemble } = this.ctx;
+    // A worker whose session is on a follower (the one proxy of its own that carries a connection):
+    // a few tries, since a third of them sit on the leader.
+    let found: { target: Incarnation; member: number; leader: number } | undefined;
+    for (let attempt = 0; attempt < 6 && !found; attempt++) {
+      const target = await this.holder('checkpointed');
+      if (!target) continue;
+      const member = this.ctx.proxies[target.w]!.findIndex((proxy) => proxy.connectionCount > 0);
+      const leader = ensemble.members.indexOf(await ensemble.leader(20_000));
+      if (member >= 0 && member !== leader) found = { target, member, leader };
+      else await sleep(this.ctx.rng.int(200, 600));
+    }
+    if (!found) return this.ctx.say('cut-follower: no section holder on a follower in time; skipped');
+    const { target, member, leader } = found;
+    const note = `w${target.w} on server ${this.ctx.serverIds[member]}, ${target.section ? `in section ${target.section}` : 'between sections'}${target.leading ? ', leader' : ''}${alsoHolding(target)}`;
+    this.ctx.pool.linger(target, 2.5 * this.ctx.sessionTimeoutMs);
+    const link = ensemble.link(member, leader);
+    const start = Number(monotonicNs());
+    link.cut();
+    await sleep(1.5 * this.ctx.sessionTimeoutMs);
+    link.restore();
+    await ensemble.waitForQuorum(60_000);
+    this.record('cut-follower', start, Number(monotonicNs()), { w: target.w, inc: target.inc, server: this.ctx.serverIds[member], note });
   }
 
   private async cut(kind: FaultKind, factor: number): Promise<void> {

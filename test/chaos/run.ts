@@ -76,7 +76,8 @@ let pool: WorkerPool | undefined;
 process.on('exit', () => pool?.killAllSync());
 
 async function main(): Promise<boolean> {
-  ensemble = await ZkEnsemble.start({ serverIds, heap: '256m', logLevel: 'WARN' });
+  // Quorum links through proxies, for the follower cut off from its leader (cut-follower).
+  ensemble = await ZkEnsemble.start({ serverIds, heap: '256m', logLevel: 'WARN', quorumLinks: true });
   say(`ensemble up: ${ensemble.connectString} (server ids ${serverIds.join(', ')})`);
   for (let w = 1; w <= workers; w++) {
     proxies[w] = await Promise.all(ensemble.members.map((member) => TcpProxy.start('127.0.0.1', member.port)));
