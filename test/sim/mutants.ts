@@ -305,4 +305,14 @@ export const MUTANTS: readonly Mutant[] = [
       },
     ],
   },
+  {
+    // As before 9a10d65 (issue 29, S5): any reply of the server we talk to proved contact.
+    name: 'follower-answers-prove-contact',
+    defect:
+      "Every reply counts as proof that the leader still has the session, as of the request's send time: reads and pings that a follower cut off from the leader goes on answering keep a holder's loss clock quiet while the leader expires the session and grants the lock elsewhere: a holder whose session may have expired is told before another is granted (no two holders).",
+    patches: [
+      { file: 'zookeeper/leader-contact.js', find: "return LEADER_ROUTED.has(operation) ? 'leader' : 'local';", replace: "return 'leader';" },
+      { file: 'zookeeper/leader-contact.js', find: 'return sessionTimeoutMs / 2;', replace: 'return 0;' },
+    ],
+  },
 ];
