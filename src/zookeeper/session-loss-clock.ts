@@ -95,18 +95,22 @@ export class SessionLossClock {
     return now >= this.deadline();
   }
 
-  /** One timer at the deadline; when it fires early (the proof moved on), it is set again. */
+  /**
+   * One timer at the deadline; when it fires early (the proof moved on), it is set again. Never
+   * fires `onLost` synchronously: a caller that just reported a connection must get to publish it
+   * first, or the loss would be announced in the state it replaces (`mayHaveExpired` says it at once).
+   */
   private watchDeadline(): void {
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     if (!this.running || this.lost) return;
-    const now = performance.now();
-    if (this.expiredAt(now)) {
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = undefined;
+      if (!this.running || this.lost) return;
+      if (!this.expiredAt(performance.now())) return this.watchDeadline();
       this.lost = true;
       this.sources.onLost(this.connectedNow ? 'unconfirmed' : 'disconnected');
-      return;
-    }
-    this.deadlineTimer = setTimeout(() => this.watchDeadline(), this.deadline() - now);
+    }, Math.max(0, this.deadline() - performance.now()));
     this.deadlineTimer.unref();
   }
 }
