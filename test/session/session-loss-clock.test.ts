@@ -114,4 +114,27 @@ describe('SessionLossClock', () => {
       assert.deepEqual(probe.confirmed, [5000]);
       assert.equal(probe.lost[1]!.at, 4900 + TIMEOUT_MS - MARGIN_MS);
     }));
+
+  it('announces a loss already due at connection from a timer, after the connection was published (simulation seed 81)', () =>
+    onVirtualClock(6, async (scheduler) => {
+      // A new session that took longer than its timeout to connect: its only proof, the attempt's
+      // start, is already a timeout old. Announced inside connected(), the loss fell into the state
+      // being replaced and was dropped; a disconnection then left the session suspended for good.
+      const probe: Probe = { clock: undefined!, lost: [], confirmed: [], contact: { at: 0 } };
+      const published: string[] = [];
+      probe.clock = new SessionLossClock({
+        timeoutMs: () => TIMEOUT_MS,
+        lastContactAt: () => probe.contact.at,
+        onLost: (reason) => published.push(`lost (${reason})`),
+        onConfirmed: () => published.push('confirmed'),
+      });
+      scheduler.schedule(5000, () => {
+        probe.clock.connected();
+        published.push('connected');
+        assert.equal(probe.clock.mayHaveExpired(), true, 'in doubt at once');
+      }, 'connected', 'process');
+      await scheduler.run({ untilMs: 6000 });
+      probe.clock.stop();
+      assert.deepEqual(published, ['connected', 'lost (unconfirmed)']);
+    }));
 });
