@@ -59,7 +59,12 @@ describe('watches of aborted waiters', () => {
       ),
     );
     // Each waiter watches exactly its predecessor.
-    await waitFor(() => waiterSession.watcherCount === WAITERS, { timeoutMs: 15_000, message: `${WAITERS} watches set` });
+    const states: string[] = [];
+    const stateLog = waiterSession.state$.subscribe((change) => states.push(change.state));
+    await waitFor(() => waiterSession.watcherCount === WAITERS, { timeoutMs: 15_000, message: `${WAITERS} watches set` }).catch((error: Error) => {
+      throw new Error(`${error.message} (${waiterSession.watcherCount} set; waiter session: ${states.join(' -> ')})`);
+    });
+    stateLog.unsubscribe();
     const whileWaiting = { client: waiterSession.watcherCount, server: await serverWatches(root) };
     assert.deepEqual(whileWaiting, { client: WAITERS, server: WAITERS });
 
