@@ -12,6 +12,22 @@ export function dashboardPage(): string {
   return PAGE;
 }
 
+/**
+ * The filter a link carries in its hash (`location.hash`): decoded, or as written when it is not
+ * valid percent-encoding (`#%`, a hand-edited link): the URIError would stop the script before it
+ * opened the event stream. Runs in the page: its source is copied into the script, so it must stay
+ * plain JavaScript that uses nothing from this module.
+ */
+export function filterOfHash(hash: string): string {
+  const text = hash.slice(1);
+  try {
+    return decodeURIComponent(text);
+  } catch (error) {
+    if (error instanceof URIError) return text;
+    throw error;
+  }
+}
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -189,9 +205,10 @@ const PAGE = `<!doctype html>
     });
   }
 
-  $('filter').value = decodeURIComponent(location.hash.slice(1));
+  ${filterOfHash.toString()}
+  $('filter').value = filterOfHash(location.hash);
   $('filter').addEventListener('input', () => { history.replaceState(null, '', '#' + encodeURIComponent($('filter').value)); render(); redrawTimeline(); });
-  window.addEventListener('hashchange', () => { $('filter').value = decodeURIComponent(location.hash.slice(1)); render(); redrawTimeline(); });
+  window.addEventListener('hashchange', () => { $('filter').value = filterOfHash(location.hash); render(); redrawTimeline(); });
 
   const stream = new EventSource(BASE + '/api/stream');
   // Each (re)connection starts with the recent timeline again: start the list afresh.

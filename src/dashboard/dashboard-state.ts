@@ -13,8 +13,10 @@ import type { DashboardMessage, DashboardView } from './dashboard-view.js';
 import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
+import { Viewers } from './viewers.js';
 import { CATEGORIES, watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
 
+const put = <T>(map: Map<string, T>, name: string, value: T | undefined) => (value ? map.set(name, value) : map.delete(name));
 /** To read again: a category's listing (its new names, or with `every` all of them), or one name. */
 type Stale = { readonly category: Category; readonly every?: boolean } | { readonly name: string };
 /** Changes arriving within this long are read together: a busy lock must not mean a read per release. */
@@ -32,8 +34,10 @@ const KNOWN_NODES_MAX = 10_000;
  * Kept up to date by watches, never by polling: one on each category directory (a name appears
  * or goes), each queue directory and each ready znode; one per directory however many wait. A
  * watch that fires marks its name stale; stale names are read again once changes settle
- * (`SETTLE_MS`) and the new view goes to every page. Watches are set only while a page is open
- * (the package cannot remove one: a watch set before the last page closed fires once, unheeded).
+ * (`SETTLE_MS`) and the new view goes to every page. Watches are set only while someone views
+ * (`Viewers`: an open page, or a recent `api/state` call, which is served this view too, so that
+ * polling it reads nothing in the session the locks share); the package cannot remove a watch:
+ * one set before the last viewer left fires once, unheeded.
  * The timeline is this process's events (`ZkLockEvents`) and every holder or leader change seen.
  */
 @Injectable()
@@ -54,9 +58,7 @@ export class DashboardState implements OnModuleDestroy {
   /** Paths with a watch of ours that has not fired yet. */
   private readonly watched = new Set<string>();
   private readonly stale: Stale[] = [];
-  private viewers = 0;
-  /** While a page is open: the reading that set the watches (the view is live once it is done). */
-  private live: Promise<void> | undefined;
+  private readonly viewers = new Viewers(() => this.serialized(() => this.readAll()));
   private settleTimer: NodeJS.Timeout | undefined;
   /** The reading under way, if any (see `serialized`). */
   private reading: Promise<void> | undefined;
@@ -72,9 +74,10 @@ export class DashboardState implements OnModuleDestroy {
     this.sessionStates = session.state$.subscribe((change) => this.onSessionState(change));
   }
 
-  /** The view now and the recent timeline. With a page open it is the live view; else it is read now. */
+  /** The live view and the recent timeline; the first call (nobody viewing) reads and watches everything first. */
   async snapshot(): Promise<{ view: DashboardView; timeline: TimelineEntry[] }> {
-    await (this.live ?? this.serialized(() => this.readAll()));
+    if (!this.closed) this.viewers.holdForApi();
+    await this.viewers.ready();
     return { view: this.view(), timeline: [...this.timeline] };
   }
 
@@ -82,9 +85,9 @@ export class DashboardState implements OnModuleDestroy {
   stream(): Observable<DashboardMessage> {
     return new Observable<DashboardMessage>((subscriber) => {
       const subscription = this.messages.subscribe(subscriber);
-      if (++this.viewers === 1) this.live = this.serialized(() => this.readAll());
+      this.viewers.enter();
       const timeline = [...this.timeline];
-      this.live!.then(
+      this.viewers.ready().then(
         () => {
           for (const entry of timeline) subscriber.next({ kind: 'event', entry });
           subscriber.next({ kind: 'view', view: this.view() });
@@ -93,7 +96,7 @@ export class DashboardState implements OnModuleDestroy {
       );
       return () => {
         subscription.unsubscribe();
-        if (--this.viewers === 0) this.live = undefined; // watches still standing fire once more, unheeded
+        this.viewers.leave();
       };
     });
   }
@@ -103,6 +106,7 @@ export class DashboardState implements OnModuleDestroy {
     this.events.unsubscribe();
     this.sessionStates.unsubscribe();
     clearTimeout(this.settleTimer);
+    this.viewers.close();
     this.messages.complete();
   }
 
@@ -145,10 +149,10 @@ export class DashboardState implements OnModuleDestroy {
       this.sessionId = change.sessionId;
       if (replaced) {
         this.watched.clear();
-        if (this.viewers > 0) this.live = this.serialized(() => this.readAll());
+        if (this.viewers.any) this.viewers.restart().catch((error: unknown) => this.readAgainLater(error, CATEGORIES.map((category) => ({ category, every: true }))));
       }
     }
-    if (this.viewers > 0 && !this.closed) void this.live?.then(() => this.messages.next({ kind: 'view', view: this.view() }), () => undefined);
+    if (this.viewers.any && !this.closed) void this.viewers.ready().then(() => this.messages.next({ kind: 'view', view: this.view() }), () => undefined);
   }
 
   /** A watch of ours fired (or could not be set): read what it watched again. */
@@ -163,19 +167,18 @@ export class DashboardState implements OnModuleDestroy {
    * again until its name is read, so nothing else would bring the change back.
    */
   private markStale(stale: Stale, delayMs = SETTLE_MS): void {
-    if (this.closed || this.viewers === 0) return;
+    if (this.closed || !this.viewers.any) return;
     this.stale.push(stale);
     this.settleTimer ??= setTimeout(() => {
       this.settleTimer = undefined;
       const batch = this.stale.splice(0);
-      this.serialized(() => this.readStale(batch)).then(
-        () => this.messages.next({ kind: 'view', view: this.view() }),
-        (error: unknown) => {
-          this.logger.warn(`could not read ${this.options.root} again (trying again in ${RETRY_MS} ms): ${error instanceof Error ? error.message : String(error)}`);
-          for (const again of batch) this.markStale(again, RETRY_MS);
-        },
-      );
+      this.serialized(() => this.readStale(batch)).then(() => this.messages.next({ kind: 'view', view: this.view() }), (error: unknown) => this.readAgainLater(error, batch));
     }, delayMs);
+  }
+
+  private readAgainLater(error: unknown, batch: readonly Stale[]): void {
+    this.logger.warn(`could not read ${this.options.root} again (trying again in ${RETRY_MS} ms): ${error instanceof Error ? error.message : String(error)}`);
+    for (const again of batch) this.markStale(again, RETRY_MS);
   }
 
   private async readStale(batch: readonly Stale[] = this.stale.splice(0)): Promise<void> {
@@ -226,18 +229,18 @@ export class DashboardState implements OnModuleDestroy {
    */
   private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
     const watchedBefore = new Set<string>();
-    if (this.viewers > 0) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
+    if (this.viewers.any) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
     if (this.known.size > KNOWN_NODES_MAX) this.known.clear();
     const reading = await inspect(this.session, this.options.root, name, this.known);
     const lock = reading.locks[0];
     const election = reading.elections[0];
     this.noteSuccession('lock', name, this.locks.get(name)?.holder?.node, lock?.holder);
     this.noteSuccession('election', name, this.elections.get(name)?.leader?.node, election?.leader);
-    this.put(this.locks, name, lock);
-    this.put(this.elections, name, election);
-    this.put(this.readWriteLocks, name, reading.readWriteLocks[0]);
-    this.put(this.semaphores, name, reading.semaphores[0]);
-    if (this.viewers === 0) return;
+    put(this.locks, name, lock);
+    put(this.elections, name, election);
+    put(this.readWriteLocks, name, reading.readWriteLocks[0]);
+    put(this.semaphores, name, reading.semaphores[0]);
+    if (!this.viewers.any) return;
     let late = false;
     for (const target of this.watchTargets(name, new Set())) if (!watchedBefore.has(target.path) && this.watch(target, name)) late = true;
     if (late) this.markStale({ name });
@@ -258,11 +261,6 @@ export class DashboardState implements OnModuleDestroy {
     return true;
   }
 
-  private put<T>(map: Map<string, T>, name: string, value: T | undefined): void {
-    if (value) map.set(name, value);
-    else map.delete(name);
-  }
-
   /** A lock's holder or an election's leader changed between two readings: a timeline line for every process's changes. */
   private noteSuccession(kind: 'lock' | 'election', name: string, before: string | undefined, now: { node: string; identity: string | null } | null | undefined): void {
     if (before !== (now?.node ?? undefined)) this.record(successionEntry(kind, name, now));
@@ -273,7 +271,7 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   private watcher(path: string, stale: Stale) {
-    if (this.viewers === 0 || this.watched.has(path)) return undefined;
+    if (!this.viewers.any || this.watched.has(path)) return undefined;
     this.watched.add(path);
     return () => this.onChange(path, stale);
   }

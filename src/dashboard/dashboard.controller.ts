@@ -1,4 +1,4 @@
-import { BadRequestException, Get, Header, Headers, HttpCode, Inject, Param, Post, Sse, type MessageEvent } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Get, Header, Headers, HttpCode, Inject, Param, Post, Sse, type MessageEvent } from '@nestjs/common';
 import { map, type Observable } from 'rxjs';
 import { InvalidLockNameError } from '../errors/invalid-lock-name.error.js';
 import type { ReleaseRequest } from '../recipes/queue/release-request.js';
@@ -6,6 +6,7 @@ import { LeaderService } from '../services/leader.service.js';
 import { LockService } from '../services/lock.service.js';
 import { dashboardPage } from './dashboard-page.js';
 import { DashboardState } from './dashboard-state.js';
+import { crossSiteReason, type RequestSite } from './same-origin.js';
 import type { DashboardView } from './dashboard-view.js';
 import type { TimelineEntry } from './timeline.js';
 
@@ -47,21 +48,26 @@ export class DashboardRoutes {
   /** Asks the holder of lock `name` to let go (`LockService.requestRelease`). */
   @Post('api/locks/:name/release')
   @HttpCode(200)
-  release(@Param('name') name: string, @Headers(CONFIRM_HEADER) confirm: string | undefined): Promise<ReleaseRequest> {
-    return confirmed(confirm, () => this.locks.requestRelease(name));
+  release(@Param('name') name: string, @Headers() headers: RequestSite & Record<string, string | undefined>): Promise<ReleaseRequest> {
+    return confirmed(headers, () => this.locks.requestRelease(name));
   }
 
   /** Asks the leader of election `name` to step down (`LeaderService.requestStepDown`). */
   @Post('api/elections/:name/step-down')
   @HttpCode(200)
-  stepDown(@Param('name') name: string, @Headers(CONFIRM_HEADER) confirm: string | undefined): Promise<ReleaseRequest> {
-    return confirmed(confirm, () => this.leaders.requestStepDown(name));
+  stepDown(@Param('name') name: string, @Headers() headers: RequestSite & Record<string, string | undefined>): Promise<ReleaseRequest> {
+    return confirmed(headers, () => this.leaders.requestStepDown(name));
   }
 }
 
-/** Runs `action` when the request says the operator confirmed it; a bad name is the caller's error (400). */
-async function confirmed(confirm: string | undefined, action: () => Promise<ReleaseRequest>): Promise<ReleaseRequest> {
-  if (confirm !== 'yes') throw new BadRequestException(`an action needs the header ${CONFIRM_HEADER}: yes (the page sends it once confirmed)`);
+/**
+ * Runs `action` when the request comes from the dashboard's own site (else 403, see
+ * `crossSiteReason`) and says the operator confirmed it (else 400); a bad name is the caller's error (400).
+ */
+async function confirmed(headers: RequestSite & Record<string, string | undefined>, action: () => Promise<ReleaseRequest>): Promise<ReleaseRequest> {
+  const crossSite = crossSiteReason(headers);
+  if (crossSite !== undefined) throw new ForbiddenException(`the dashboard refused a cross-site request: ${crossSite}; its actions are taken from its own page only`);
+  if (headers[CONFIRM_HEADER] !== 'yes') throw new BadRequestException(`an action needs the header ${CONFIRM_HEADER}: yes (the page sends it once confirmed)`);
   try {
     return await action();
   } catch (error) {

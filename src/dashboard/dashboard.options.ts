@@ -1,4 +1,5 @@
 import type { CanActivate, DynamicModule, ForwardReference, Type } from '@nestjs/common';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 
 /** Options of `ZkLockDashboardModule.forRoot`. */
@@ -34,10 +35,19 @@ export function resolveDashboardOptions(options: ZkLockDashboardOptions): Resolv
   if (options.guard === undefined && options.public !== true) {
     throw new InvalidOptionsError('dashboard.guard', 'the dashboard shows every lock holder and can ask them to let go: give it a guard, or say `public: true` if something in front of it already guards it');
   }
+  // Nest mounts no guard for a falsy one: `guard: null` (an unset variable, say) would serve the page and its actions to anyone.
+  if (options.guard !== undefined && !isGuard(options.guard)) {
+    throw new InvalidOptionsError('dashboard.guard', `expected a guard class or an instance with canActivate(), got ${describeValue(options.guard)}: the page and its actions would be served unguarded`);
+  }
   if (options.guard !== undefined && options.public === true) throw new InvalidOptionsError('dashboard.public', 'a dashboard with a guard is not public: give one or the other');
   const timelineSize = options.timelineSize ?? 200;
   if (!Number.isInteger(timelineSize) || timelineSize < 1 || timelineSize > 10_000) {
     throw new InvalidOptionsError('dashboard.timelineSize', `expected an integer from 1 to 10000, got ${String(options.timelineSize)}`);
   }
   return { path, guard: options.guard, timelineSize };
+}
+
+/** A class (Nest resolves it) or an instance with `canActivate`, as `@UseGuards` takes. */
+function isGuard(guard: unknown): guard is Type<CanActivate> | CanActivate {
+  return typeof guard === 'function' || (typeof guard === 'object' && guard !== null && typeof (guard as Partial<CanActivate>).canActivate === 'function');
 }

@@ -6,7 +6,8 @@ import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource
 /**
  * Runs the method only while this process holds the read lock of the read/write lock `name`
  * (`LockService.withReadLock`): alongside other readers, never alongside a writer. Re-enters a
- * read or write lock of `name` the call chain holds. LockService is injected as for `@WithLock`.
+ * read or write lock of `name` the call chain holds. Inside, `lockService.current()` returns the
+ * lease (fencing token, signal). LockService is injected as for `@WithLock`.
  */
 export function WithReadLock(name: LockNameSource, options: Omit<ReadWriteLockOptions, 'signal'> = {}): MethodDecorator {
   checkLockNameSource('WithReadLock', name);
@@ -19,7 +20,8 @@ export function WithReadLock(name: LockNameSource, options: Omit<ReadWriteLockOp
 /**
  * Runs the method only while this process holds the write lock of the read/write lock `name`
  * (`LockService.withWriteLock`): alone. Within a call chain holding its read lock it throws
- * `LockUpgradeError`. LockService is injected as for `@WithLock`.
+ * `LockUpgradeError`. Inside, `lockService.current()` returns the lease (fencing token, signal).
+ * LockService is injected as for `@WithLock`.
  */
 export function WithWriteLock(name: LockNameSource, options: Omit<ReadWriteLockOptions, 'signal'> = {}): MethodDecorator {
   checkLockNameSource('WithWriteLock', name);

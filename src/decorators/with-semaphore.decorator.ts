@@ -6,7 +6,8 @@ import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource
 /**
  * Runs the method only while this process holds `take` (default 1) of the `permits` permits of the
  * semaphore `name` (`LockService.withSemaphore`): at most `permits` across the cluster, first come,
- * first served. LockService is injected as for `@WithLock`.
+ * first served. Inside, `lockService.current()` returns the permits' lease. LockService is
+ * injected as for `@WithLock`.
  */
 export function WithSemaphore(name: LockNameSource, options: Omit<SemaphoreOptions, 'signal'>): MethodDecorator {
   checkLockNameSource('WithSemaphore', name);

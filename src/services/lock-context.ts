@@ -55,7 +55,13 @@ export function findLockFrame(owner: object, name?: string): LockFrame | undefin
   return undefined;
 }
 
-/** The innermost lock `owner` holds in this chain, or the one named `name`. */
-export function findHeldLock(owner: object, name?: string): HeldLock | undefined {
-  return findLockFrame(owner, name)?.lock;
+/**
+ * The innermost lock this chain holds of any of `owners` (whatever its kind), or the innermost
+ * named `name`: what `LockService.current()` answers.
+ */
+export function findHeldLock(owners: readonly object[], name?: string): HeldLock | undefined {
+  for (let frame = lockContext.getStore(); frame; frame = frame.parent) {
+    if (owners.includes(frame.owner) && (name === undefined || frame.lock.name === name)) return frame.lock;
+  }
+  return undefined;
 }

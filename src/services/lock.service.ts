@@ -168,9 +168,16 @@ export class LockService implements BeforeApplicationShutdown {
     return this.acquireOf(this.locks.pathOf(name, 'semaphore'), (waitMs, signal) => this.locks.acquirePermits(name, request, { waitMs, signal }), options);
   }
 
-  /** The lock held by the current call chain (the innermost, or the one named `name`). */
+  /**
+   * The lock held by the current call chain: the innermost section's (`withLock`, `withLocks`,
+   * `withReadLock`, `withWriteLock`, `withSemaphore` and their decorators), or with `name` the
+   * innermost section of that name. A lock, a read/write lock and a semaphore of one name are three
+   * locks: `kind` says which one it is. A read/write lock's is the lease the chain holds of it, so a
+   * read nested in a write answers the write lease (kind `write`); a semaphore's is its permits'
+   * lease (its token orders grants, but concurrent holders may share one). Undefined outside.
+   */
   current(name?: string): HeldLock | undefined {
-    return findHeldLock(this, name);
+    return findHeldLock([this, this.readWriteFrames, this.semaphoreFrames], name);
   }
 
   /** Leases held by this process right now. */

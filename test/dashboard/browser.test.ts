@@ -102,6 +102,22 @@ describe('the dashboard in headless Chromium, over three replicas of the example
     await page.waitForFunction(`[...document.querySelectorAll('#locks tr[data-name^="bulk-"] td:nth-child(2)')].every((cell) => cell.textContent === '—')`, undefined, { timeout: 60_000 });
   });
 
+  it('goes live from a link whose hash is not valid percent-encoding (`#%`): the filter shows it as written', async () => {
+    const other = await browser!.newPage();
+    const errors: string[] = [];
+    other.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await other.goto(`${replicas[2]!.url}/zk-lock#%`);
+      await other.waitForFunction(() => document.querySelector('#link')?.textContent === 'live', undefined, { timeout: WAIT_MS }).catch((error: unknown) => {
+        throw new Error(`the page never went live (page errors: ${errors.join('; ') || 'none'}): ${String(error)}`);
+      });
+      assert.equal(await other.locator('#filter').inputValue(), '%');
+      assert.deepEqual(errors, [], 'no error in the page');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('asks the leader to step down from the page, confirmed in the dialog', async () => {
     await page.locator('#elections tr[data-name="scheduler"] button').click();
     await timelineHas('asked replica-b');

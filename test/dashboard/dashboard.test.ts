@@ -13,7 +13,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ZkLockDashboardModule, type DashboardView, type TimelineEntry } from '../../src/dashboard/index.js';
-import { dashboardPage } from '../../src/dashboard/dashboard-page.js';
+import { dashboardPage, filterOfHash } from '../../src/dashboard/dashboard-page.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { LeaderElection } from '../../src/recipes/election/leader-election.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
@@ -42,6 +42,17 @@ describe('ZkLockDashboardModule.forRoot', () => {
     assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, path: '../x' }), InvalidOptionsError);
     assert.doesNotThrow(() => ZkLockDashboardModule.forRoot({ public: true }));
   });
+
+  it('refuses a guard that is no guard (null, false, an object without canActivate): the page would mount unguarded', () => {
+    for (const guard of [null, false, 0, '', {}]) {
+      assert.throws(
+        () => ZkLockDashboardModule.forRoot({ guard: guard as unknown as TokenGuard }),
+        (error: unknown) => error instanceof InvalidOptionsError && /dashboard\.guard/.test(error.message),
+        `guard: ${JSON.stringify(guard)}`,
+      );
+    }
+    assert.doesNotThrow(() => ZkLockDashboardModule.forRoot({ guard: new TokenGuard() }));
+  });
 });
 
 describe('the dashboard page', () => {
@@ -49,6 +60,15 @@ describe('the dashboard page', () => {
     const script = /<script>([\s\S]*)<\/script>/.exec(dashboardPage())?.[1];
     assert.ok(script, 'the page has a script');
     assert.doesNotThrow(() => new Function(script), 'the script is not valid JavaScript');
+  });
+
+  it('reads the filter from a link whose hash is not valid percent-encoding (`#%`) as written, instead of throwing', () => {
+    assert.equal(filterOfHash('#orders%3A1'), 'orders:1');
+    assert.equal(filterOfHash(''), '');
+    assert.equal(filterOfHash('#%'), '%');
+    assert.equal(filterOfHash('#a%E0%A4%A'), 'a%E0%A4%A');
+    const script = /<script>([\s\S]*)<\/script>/.exec(dashboardPage())?.[1] ?? '';
+    assert.ok(script.includes(filterOfHash.toString()), 'the page uses this function');
   });
 });
 
@@ -170,10 +190,12 @@ for (const platform of ['express', 'fastify'] as const) {
         }
         drained.push(b.acquire('invoice:7').then(holdUntilLetGo));
         await stream.next((m) => m.event === 'view' && (m.data as DashboardView).locks.find((l) => l.name === 'invoice:7')?.waiters.length === 21, 10_000, 'a view with all 21 waiters');
-        // The dashboard's own session: one watch per category listing and per directory, not per waiter.
+        // The dashboard's own session: one watch per category listing and per directory, not per
+        // waiter (the earlier tests' names are watched too: their api/state calls keep the view live).
         const sessionId = app.get(ZkSession).sessionId!;
         const watched = await watchedBy(sharedConnect(), sessionId);
-        assert.ok(watched.length <= 8, `the dashboard watches ${watched.length} paths: ${watched.join(', ')}`);
+        assert.ok(watched.length <= 12, `the dashboard watches ${watched.length} paths: ${watched.join(', ')}`);
+        assert.equal(watched.filter((path) => path.includes('/_c_')).length, 0, `no queue node watched: ${watched.join(', ')}`);
         await held.release();
         const entry = await stream.next((m) => m.event === 'event' && (m.data as TimelineEntry).type === 'lock.holder' && (m.data as TimelineEntry).name === 'invoice:7', 10_000, 'a holder change in the timeline');
         assert.equal((entry.data as TimelineEntry).detail, 'held by w0');
@@ -199,6 +221,28 @@ for (const platform of ['express', 'fastify'] as const) {
       assert.equal((await post('/api/locks/a%01b/release', { 'x-zk-lock-confirm': 'yes' })).status, 400);
       const nobody = (await (await post('/api/elections/none/step-down', { 'x-zk-lock-confirm': 'yes' })).json()) as { requested: boolean; reason: string };
       assert.deepEqual(nobody, { requested: false, dir: `${root}/elections/none`, reason: 'free' });
+    });
+
+    it('refuses an action from another site (Origin or Sec-Fetch-Site) with a 403 that says why, confirmation or not', async () => {
+      const holder = await client('cross-site-target');
+      const lease: Lease = await holder.acquire('payout');
+      const host = new URL(base).host;
+      const post = (path: string, headers: Record<string, string>) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { ...AUTH, 'x-zk-lock-confirm': 'yes', ...headers }, signal: AbortSignal.timeout(10_000) });
+      const crossSite: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: `http://${host.replace(/:\d+$/, ':1')}` }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: `http://${host}`, 'sec-fetch-site': 'cross-site' }];
+      for (const headers of crossSite) {
+        for (const path of ['/api/locks/payout/release', '/api/elections/payout/step-down']) {
+          const refused = await post(path, headers);
+          assert.equal(refused.status, 403, `${path} with ${JSON.stringify(headers)}`);
+          assert.match(((await refused.json()) as { message: string }).message, /cross-site|another site/, 'the reason');
+        }
+      }
+      assert.equal(lease.releaseRequested.aborted, false, 'nobody was asked');
+      // The page's own request (same origin, as a browser sends it) goes through.
+      const asked = await post('/api/locks/payout/release', { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' });
+      assert.equal(asked.status, 200);
+      await waitFor(() => lease.releaseRequested.aborted, { timeoutMs: 10_000, message: 'the holder was told' });
+      await lease.release();
     });
   });
 }
