@@ -97,8 +97,11 @@ describe('leader election across processes', () => {
     const [b, d] = await Promise.all([c.start('B'), c.start('C')]);
     assert.equal((await queueOf(b, 3))[0], 'A');
 
+    // Dropped and refused, so that A sees the disconnection at once (a silent cut would count its
+    // session lost before the C client noticed the silence: no suspension to tell the policies apart).
     const cutAt = Date.now();
-    proxy.cut();
+    proxy.refuse(true);
+    proxy.reset();
     const next = await c.leader([b, d], 15_000);
     const nextTrue = trueAfter(next, cutAt)!;
     const aFalse = falseAfter(a, cutAt);
@@ -110,7 +113,7 @@ describe('leader election across processes', () => {
 
     // Healed: A's session has expired meanwhile; it joins again with a new session, at the back.
     const healedAt = Date.now();
-    proxy.restore();
+    proxy.refuse(false);
     await a.waitFor('session', { where: (e) => e.state === 'connected' && e.t > healedAt && e.sessionId !== a.firstSessionId });
     const others = [b, d].filter((p) => p !== next).map((p) => p.name);
     await expectQueue(next, [next.name, ...others, 'A']);
@@ -128,14 +131,15 @@ describe('leader election across processes', () => {
     await expectQueue(b, ['A', 'B']);
 
     const cutAt = Date.now();
-    proxy.cut();
+    proxy.refuse(true);
+    proxy.reset();
     await c.leader([b], 15_000);
     const bTrue = trueAfter(b, cutAt)!;
     const aFalse = falseAfter(a, cutAt)!;
     assert.ok(aFalse && aFalse.t < bTrue.t, `A reported false before B reported true (A: ${a.describe()})`);
     const states = a.events.filter((e) => e.t > cutAt && (e.ev === 'session' || e.ev === 'leader')).map((e) => (e.ev === 'session' ? e.state : `leader=${String(e.value)}`));
     assert.deepEqual(states.slice(0, 3), ['suspended', 'lost', 'leader=false'], `A's events after the cut: ${states.join(' ')}`);
-    proxy.restore();
+    proxy.refuse(false);
     assertNoOverlap([a, b].flatMap((p) => intervals(p, Date.now())));
   });
 
