@@ -60,8 +60,9 @@ const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
  * connection state, tells when the server may have expired the session while we could not see
  * it (`lost`, see `SessionLossClock`), and after a real expiry builds a new session (the package's
  * handle is dead by then), re-applies auth, and announces it as `connected`, with back-off between
- * attempts so that a down ensemble causes no tight loop. A session still disconnected a full
- * session timeout after it was lost is given up the same way (`abandonUnreachable`).
+ * attempts so that a down ensemble causes no tight loop. A session still disconnected (or still
+ * unconfirmed by the leader) a full session timeout after it was lost is given up the same way
+ * (`abandonUnreachable`).
  */
 export class ZkSession implements ZkSessionClient {
   private client: ZooKeeperHandle | undefined;
@@ -158,8 +159,8 @@ export class ZkSession implements ZkSessionClient {
 
   /**
    * Ms since the leader is last proven to have touched this session (see `LeaderContact`);
-   * undefined without a handle. Kept under half the session timeout plus a sixth by the
-   * heartbeat while the ensemble answers.
+   * undefined without a handle. While the ensemble answers, the heartbeat keeps it between a half
+   * and two thirds of the session timeout (a proof dates from a request half a timeout older).
    */
   get lastContactAgoMs(): number | undefined {
     const at = this.client?.lastContactAt;
@@ -408,9 +409,9 @@ export class ZkSession implements ZkSessionClient {
   private abandonUnreachable(client: ZooKeeperHandle): void {
     if (this.client !== client || isConnectedState(this.state) || this.state === 'closed') return;
     this.logger.warn(
-      `ZooKeeper session 0x${this.knownSessionId} not reconnected within a session timeout (${this.timeoutMs()} ms) ` +
-        'of its disconnection: the server expired it or will not take it back (e.g. restarted with an empty data ' +
-        'directory); closing it and creating a new session',
+      `ZooKeeper session 0x${this.knownSessionId} not reconnected (or confirmed by the leader) within a session timeout ` +
+        `(${this.timeoutMs()} ms) of its loss: the server expired it or will not take it back (e.g. restarted with an ` +
+        'empty data directory, or cut off from the leader); closing it and creating a new session',
     );
     this.client = undefined;
     if (this.knownSessionId) this.abandoned = { id: this.knownSessionId, password: client.sessionPassword };
