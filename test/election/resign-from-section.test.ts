@@ -70,6 +70,36 @@ describe('resign() / close() from inside a leader section', () => {
     assert.deepEqual(await b.participants(), ['B']);
   });
 
+  it("resign() inside a take-over's recovery handler settles at once; the repair is recorded once, and the next participant recovers nothing", async () => {
+    const k = newKit();
+    const a = k.election(await k.session(), 'A', { drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    const b = k.election(await k.session(), 'B', { drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    const c = k.election(await k.session(), 'C', { drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    const repairedByB: InterruptedSection[] = [];
+    b.onRecovery(async (interrupted) => {
+      repairedByB.push(interrupted);
+      await withTimeout(b.resign(), BOUND_MS, 'resigning from the recovery handler waited for the handler itself');
+    });
+    const repairedByC: InterruptedSection[] = [];
+    c.onRecovery((interrupted) => void repairedByC.push(interrupted));
+    a.join();
+    await new Recorder(a.isLeader$).next(true);
+    await assert.rejects(a.runAsLeader(async (section) => {
+      await section.checkpoint('half');
+      throw new Error('crashed half-way');
+    }), /crashed half-way/);
+    b.join();
+    await waitFor(async () => (await a.participants()).length === 2, { timeoutMs: BOUND_MS });
+    c.join();
+    await waitFor(async () => (await a.participants()).length === 3, { timeoutMs: BOUND_MS });
+    const leadingC = new Recorder(c.isLeader$);
+    await a.resign();
+    await leadingC.next(true, 0, BOUND_MS);
+    assert.deepEqual(repairedByB.map((r) => r.checkpoint), ['half'], 'B repaired what A left, once');
+    assert.equal(repairedByC.length, 0, "B's repair was recorded before it handed over");
+    assert.equal((await readyRecord(k)).state, 'ready');
+  });
+
   it('close() inside a section does the same, and completes isLeader$', async () => {
     const k = newKit();
     const { a, b, recoveries } = await leaderAThenB(k);
