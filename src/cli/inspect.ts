@@ -38,7 +38,7 @@ export interface InspectedLock {
   readonly holder: InspectedNode | null;
   /** The rest of the queue, in the order they will be granted the lock. */
   readonly waiters: InspectedNode[];
-  /** null: no ready znode (the lock never ran a guarded section). */
+  /** null: no ready znode (no guarded section of the lock runs or was left interrupted: a completed one deletes it). */
   readonly ready: InspectedReady | null;
 }
 

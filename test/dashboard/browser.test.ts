@@ -69,7 +69,7 @@ describe('the dashboard in headless Chromium, over three replicas of the example
     await leaderShown('replica-a');
     const followers = await page.locator('#elections tr[data-name="scheduler"] td:nth-child(3)').textContent();
     assert.match(followers ?? '', /replica-b[\s\S]*replica-c/, 'followers in queue order');
-    // A settlement batch on the leader runs under the guarded lock `settlement`: its ready znode stays.
+    // A settlement batch on the leader runs under the guarded lock `settlement`: its ready znode is dirty while it runs.
     const batch = await replicas[0]!.post('/batches', { batch: 'from-the-test' });
     assert.deepEqual(batch.body, { accepted: 'from-the-test', replica: 'replica-a' });
     await page.waitForFunction(() => /ready|dirty/.test(document.querySelector('#locks tr[data-name="settlement"] td:nth-child(4)')?.textContent ?? ''), undefined, { timeout: WAIT_MS });

@@ -118,4 +118,33 @@ describe('LeaderElection', () => {
     await b.resign();
     await leaders.next('C');
   });
+
+  it('leader$ of an observer that looked before anyone took part (no directory yet) names the first leader', async () => {
+    const k = newKit();
+    const observer = k.election(await k.session(), 'observer'); // never joins
+    const leaders = new Recorder(observer.leader$);
+    await leaders.next(null);
+    const a = k.election(await k.session(), 'A');
+    a.join();
+    const first = await leaders.next('A', 0, 5000);
+    await a.resign();
+    await leaders.next(null, first.seq, 5000);
+    // Empty again (the directory may stay or be swept as a container): still watched.
+    a.join();
+    await leaders.next('A', leaders.values.at(-1)!.seq, 5000);
+    assert.deepEqual(leaders.values.map((r) => r.value), [null, 'A', null, 'A']);
+  });
+
+  it('leader$ of an observer that looked at an empty election names the first leader', async () => {
+    const k = newKit();
+    const admin = await k.session();
+    for (const path of [k.root, `${k.root}/elections`, `${k.root}/elections/e`]) await admin.create(path, null, 'persistent');
+    const observer = k.election(await k.session(), 'observer'); // never joins
+    const leaders = new Recorder(observer.leader$);
+    await leaders.next(null);
+    const a = k.election(await k.session(), 'A');
+    a.join();
+    await leaders.next('A', 0, 5000);
+    assert.deepEqual(leaders.values.map((r) => r.value), [null, 'A']);
+  });
 });

@@ -118,4 +118,43 @@ describe('ready state writes whose reply was lost', () => {
     await assert.rejects(section.checkpoint({ step: 2 }), LockLostError);
     await assert.rejects(section.complete(), LockLostError);
   });
+
+  describe("a lock's completion (it deletes the record)", () => {
+    async function deletingSection(faulty: FaultySession, token: bigint) {
+      const dir = testRoot();
+      await session.create(dir, null, 'persistent');
+      const state = new ReadyState(faulty, dir, 'delete');
+      return { dir, state, section: await state.enter({ token, holder: 'me' }, undefined) };
+    }
+
+    it('completes when the reply of its delete was lost: the retry finds the record gone', async () => {
+      const faulty = new FaultySession(session);
+      const { state, section } = await deletingSection(faulty, 30n);
+      faulty.after('delete', (request, outcome): Outcome => {
+        assert.equal(outcome.ok, true, 'the server applied the delete');
+        return { ok: false, error: connectionLoss('delete', request.path) };
+      }, 1);
+      await section.complete();
+      assert.equal(await state.read(), undefined);
+      assert.equal(faulty.count('delete'), 2, 'sent again once');
+    });
+
+    it('completes after a checkpoint whose reply was lost (its delete names the version that checkpoint made)', async () => {
+      const faulty = new FaultySession(session);
+      const { state, section } = await deletingSection(faulty, 31n);
+      loseNextSetDataReply(faulty);
+      await section.checkpoint({ step: 1 });
+      await section.complete();
+      assert.equal(await state.read(), undefined);
+    });
+
+    it('deletes nothing a newer holder wrote: LockLostError, and the newer record stays', async () => {
+      const faulty = new FaultySession(session);
+      const { dir, state, section } = await deletingSection(faulty, 32n);
+      await new ReadyState(session, dir).enter({ token: 33n, holder: 'newer' }, () => undefined);
+      await assert.rejects(section.complete(), LockLostError);
+      const { record } = (await state.read())!;
+      assert.deepEqual([record.state, record.token], ['dirty', '33']);
+    });
+  });
 });

@@ -198,6 +198,38 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     }
   });
 
+  it('a grant marked after a failed look at the predecessor (CONNECTIONLOSS) still wakes the waiter behind it', async () => {
+    const faulty = new FaultySession(sessions[5]!);
+    const client = new LockClient(faulty, { root });
+    const name = 'mark-after-loss';
+    const dir = client.pathOf(name, 'semaphore');
+    try {
+      const holder = (await clients[0]!.acquirePermits(name, { permits: 2, take: 2 }))!;
+      const first = clients[1]!.acquirePermits(name, { permits: 2, take: 1 });
+      await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
+      // The second waiter's first look at the first waiter's node fails; its next one is held
+      // back until that node is granted and marked: the same node, waited for a second time.
+      let firstNode = '';
+      faulty.before('getData', (request) => {
+        if (!request.path.startsWith(`${dir}/`)) return;
+        faulty.before('getData', async (again) => {
+          firstNode = again.path;
+          await holder.release();
+          await until(async () => ((await observer.exists(firstNode))?.version ?? 0) > 0, 'the first waiter granted and marked');
+        }, 1);
+        throw connectionLoss('getData', request.path);
+      }, 1);
+      // The permits are free (the first waiter holds one of two): no release needed to get the other.
+      const second = (await withTimeout(client.acquirePermits(name, { permits: 2, take: 1 }), 5000, 'the second is granted beside the first'))!;
+      assert.ok(firstNode.length > 0, 'the second waited for the first again');
+      const firstLease = (await withTimeout(first, 5000, 'the first waiter granted'))!;
+      assert.ok(firstLease.isHeld && second.isHeld);
+      await Promise.all([firstLease.release(), second.release()]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("the grant's mark is not taken for a release request", async () => {
     const name = 'no-request';
     const dir = clients[0]!.pathOf(name, 'semaphore');

@@ -232,6 +232,11 @@ export class LeaderElection implements Election {
    * ones finish (at most `drainTimeoutMs`, then their signal aborts), then deletes our node so the
    * next participant leads at once. A section that finished in time completes normally: the next
    * leader runs no recovery for it. `join()` again to queue up at the back.
+   *
+   * Called from leader work of this election (inside a section, or the take-over's recovery), it
+   * resolves once leadership is reported false, without waiting for the hand-over: that waits for
+   * the calling section, which waits for us. The node is deleted as soon as that section (and any
+   * other still running) has finished, so it completes normally and the next leader recovers nothing.
    */
   async resign(): Promise<void> {
     const participation = this.participation;
@@ -241,6 +246,12 @@ export class LeaderElection implements Election {
     // then stops whatever else runs (the queue's wait, a back-off).
     this.handOver?.();
     participation.controller.abort(new Error('resigned'));
+    if (this.work.inSection) {
+      // The drain before the delete waits for our caller: waiting for the delete here would wait
+      // for ourselves until the drain timeout, with no leader anywhere meanwhile.
+      participation.done.catch((error: unknown) => this.logger.error(`Election ${this.path}: resigning failed: ${String(error)}`));
+      return;
+    }
     await participation.done;
   }
 
@@ -288,7 +299,7 @@ export class LeaderElection implements Election {
     return this.work.run(tenure, fn);
   }
 
-  /** Resigns and completes `isLeader$` and `leader$`. Final. */
+  /** Resigns and completes `isLeader$` and `leader$`. Final. From leader work of this election, it does not wait for the hand-over (see `resign`). */
   async close(): Promise<void> {
     this.closed = true;
     await this.resign();

@@ -12,9 +12,10 @@ import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
  * Watch strategy: a data watch on the head node only, and only while someone subscribes. A
  * change of leader costs each subscribed process one notification and two requests
  * (`getChildren`, `getData` with a new watch); participants joining or leaving behind the head
- * cost nothing. There is no child watch (the facade has none), so a process that does not
- * participate itself learns that an empty election got a participant only on its next local
- * event (it joins, or a new subscription starts); a participant always sees a non-empty queue.
+ * cost nothing. With no head to watch, it watches for the first participant instead: a child
+ * watch on an empty election (its listing repeated armed, one more request), an `exists` watch
+ * on an absent directory (not made yet, or swept as an empty container). So a process that does
+ * not take part sees the first leader of an empty election too.
  */
 export class LeaderTracker {
   readonly leader$: Observable<string | null>;
@@ -31,6 +32,8 @@ export class LeaderTracker {
    * another on the same node (one more callback per reconnection, until the node changes).
    */
   private watching: { readonly path: string; readonly sessionId: string | undefined } | undefined;
+  /** The same for our watch on the directory while it has no head (`'exists'` while it is absent). */
+  private watchingDir: { readonly kind: 'children' | 'exists'; readonly sessionId: string | undefined } | undefined;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -132,14 +135,47 @@ export class LeaderTracker {
     return { watcher, mark };
   }
 
-  /** Name of the head node, or undefined when the queue (or its directory) is empty. */
+  /**
+   * Name of the head node; or undefined when the queue is empty or its directory absent, and then
+   * a watch stands on the directory whose event refreshes (see the class doc).
+   */
   private async head(): Promise<string | undefined> {
-    try {
-      const { children } = await this.session.getChildren(this.dir);
-      return sortQueue(children, 'n').find((node) => !this.foreign.has(node.name))?.name;
-    } catch (error) {
-      if (ZooKeeperError.is(error, 'NONODE')) return undefined;
-      throw error;
+    for (let armed = false; ; ) {
+      // Listed unarmed first: a child watch on a busy queue would fire at every join behind the head.
+      const watch = armed ? this.dirWatchFor('children') : undefined;
+      let children: string[];
+      try {
+        ({ children } = await this.session.getChildren(this.dir, watch?.watcher));
+      } catch (error) {
+        if (watch && this.watchingDir === watch.mark) this.watchingDir = undefined; // NONODE or no reply: no watch kept
+        if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+        // No directory: `exists` leaves a watch on a missing node, fired by its creation.
+        const creation = this.dirWatchFor('exists');
+        if ((await this.session.exists(this.dir, creation?.watcher)) === null) return undefined;
+        armed = false; // made meanwhile: list it
+        continue;
+      }
+      const head = sortQueue(children, 'n').find((node) => !this.foreign.has(node.name))?.name;
+      // Empty: list again with a child watch (unless ours stands), so that the first join is news.
+      if (head !== undefined || armed || this.dirWatchStands('children')) return head;
+      armed = true;
     }
+  }
+
+  /** Our watch of `kind` on the directory stands (set by the current session, not fired yet). */
+  private dirWatchStands(kind: 'children' | 'exists'): boolean {
+    return this.watchingDir?.kind === kind && this.watchingDir.sessionId === this.session.sessionId;
+  }
+
+  /** A watcher on the directory, as `watchFor` for the head node: none when ours of that kind stands. */
+  private dirWatchFor(kind: 'children' | 'exists'): { watcher: Watcher; mark: NonNullable<LeaderTracker['watchingDir']> } | undefined {
+    if (this.dirWatchStands(kind)) return undefined;
+    const mark = { kind, sessionId: this.session.sessionId };
+    this.watchingDir = mark;
+    const watcher: Watcher = (event) => {
+      if (this.watchingDir === mark) this.watchingDir = undefined;
+      if (event.type !== 'notwatching') this.refresh();
+    };
+    return { watcher, mark };
   }
 }

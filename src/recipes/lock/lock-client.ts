@@ -181,12 +181,12 @@ export class LockClient implements LockRecipe {
   }
 
   /**
-   * Enters the guarded section of lock `name` (its ready znode, see `ReadyState`) for the holder
-   * `owner`; when the previous holder died or threw mid-section, `recover` runs first.
+   * Enters the guarded section of lock `name` (its ready znode, see `ReadyState`) for `owner`; `recover`
+   * runs first when the previous holder died or threw mid-section. Completing deletes the record (`Completion`).
    */
   enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle> {
     const dir = this.pathOf(name);
-    return new ReadyState(this.session, dir).enter(owner, async (interrupted, successor) => {
+    return new ReadyState(this.session, dir, 'delete').enter(owner, async (interrupted, successor) => {
       try {
         await recover(interrupted, successor);
       } catch (error) {

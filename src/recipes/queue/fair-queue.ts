@@ -8,7 +8,7 @@ import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
-import { waitForDeletion, type Waiter } from './predecessor-wait.js';
+import { waitForDeletion, type MarkSeen, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type MarkerText, type OwnNode, type QueueMarker } from './queue-node.js';
 import { LOCK_DRIVER, type QueueDriver, type QueuePlace } from './queue-driver.js';
 import { pauseUnlessStopped, unlessStopped, WaitControl, withGrace } from './wait-control.js';
@@ -53,8 +53,8 @@ interface Attempt extends Waiter {
   dirMissing: boolean;
   /** The next listing arms a child watch (the driver's `'queue'` wait, see `QueuePlace`). */
   watchQueue: boolean;
-  /** The node the last wait was for. */
-  waitedFor: string | undefined;
+  /** The node the last wait was for, and what those waits saw of its marks (see `MarkSeen`). */
+  waitedFor: { readonly path: string; readonly mark: MarkSeen } | undefined;
   /** The look at the queue whose requests are still unanswered (a stop does not wait for it). */
   inFlight: Promise<unknown> | undefined;
 }
@@ -155,14 +155,15 @@ export class FairQueue {
           continue;
         }
         attempt.watchQueue = place.untilGranted;
-        // Waiting for the same node again: what ended the last wait was no grant (a granted node is
-        // never waited for again), so a mark already there is not one: only a new change counts.
-        const orMarked = place.untilGranted && attempt.waitedFor !== place.predecessor;
-        attempt.waitedFor = place.predecessor;
+        // Waiting for the same node again (the last wait was woken by no grant, or failed): a mark
+        // counts if it is newer than what those waits saw, so a grant made since is heeded and a
+        // mark made by hand wakes us once, not in a loop.
+        if (attempt.waitedFor?.path !== place.predecessor) attempt.waitedFor = { path: place.predecessor, mark: { version: 0 } };
+        const mark = place.untilGranted ? attempt.waitedFor.mark : undefined;
         const standby = place.predecessorHeads ? driver.standBy?.(mine) : undefined;
         let departed: boolean;
         try {
-          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, orMarked);
+          departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, mark);
         } finally {
           standby?.stop();
         }

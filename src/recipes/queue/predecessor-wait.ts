@@ -16,16 +16,32 @@ export interface Waiter {
 // DESIGN §3 step 3: watch the immediate predecessor only, and wait for its deletion.
 
 /**
+ * What a waiter has seen of a predecessor it waits for until granted (see `QueuePlace.untilGranted`),
+ * kept across its waits for that one node: a mark is a data version above what was seen.
+ */
+export interface MarkSeen {
+  /**
+   * A lower bound of the node's data version when the waiter last listed the queue: a mark at or
+   * below it came before that listing, which already reflects the grant it announced (or, made by
+   * hand, announced nothing). 0 before the first wait: any mark is new.
+   */
+  version: number;
+}
+
+/**
  * Waits until `path` is deleted or changed (one-shot data watch), our session changes, our own
- * node's watch fires, or `control` stops; with `orMarked`, at once if it is marked already (data
- * version above 0, see `QueuePlace.untilGranted`): the watch fires for no change made before it.
+ * node's watch fires, or `control` stops; with `mark`, also at once if the node already carries a
+ * mark newer than `mark.version` (a grant made after our listing but before the watch was set: the
+ * watch fires for no change made before it). `mark` is updated with what this wait saw, so a mark
+ * wakes its waiter once: a node marked by hand costs one more look, never a loop; and a grant is
+ * heeded however the previous wait ended (a failed read, a reconnection), as long as it is newer.
  * Resolves true only when the watch reported the deletion in order: with no disconnection meanwhile. (On reconnection the server fires the watches whose
  * nodes changed while we were away all at once, in no particular order: the deletion of our own
  * node, or a change of what a standby watches, may then come after the predecessor's.)
  * `getData` rather than `exists`: on a node that is already gone it leaves no watch behind (an
  * `exists` watch would wait forever for a creation that never comes).
  */
-export function waitForDeletion(session: ZkSessionClient, path: string, sessionId: string, waiter: Waiter, control: WaitControl | undefined, orMarked = false): Promise<boolean> {
+export function waitForDeletion(session: ZkSessionClient, path: string, sessionId: string, waiter: Waiter, control: WaitControl | undefined, mark?: MarkSeen): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     let settled = false;
     let inOrder = true;
@@ -58,15 +74,25 @@ export function waitForDeletion(session: ZkSessionClient, path: string, sessionI
       stopListening = control.onStop(() => finish(control.reason));
       if (control.stopped) finish(control.reason);
     }
-    session.getData(path, (event) => finish(undefined, event.type === 'deleted')).then(({ stat }) => {
+    session.getData(path, (event) => {
+      // The node changed after this read (its reply comes before the watch's event): the listing
+      // that follows this wake-up sees at least that change, so only a later mark is news. (A
+      // watch of an earlier wait that fires late tells nothing about this one's read.)
+      if (mark && !settled && event.type === 'changed') mark.version += 1;
+      finish(undefined, event.type === 'deleted');
+    }).then(({ stat }) => {
       // A persistent node named like a queue node (made by hand) would never go away: waiting
       // for it would block forever. It holds nothing; skip it from now on and look again.
       if (!isSessionOwned(stat.ephemeralOwner)) {
         waiter.foreign(path);
         finish();
-      } else if (orMarked && stat.version > 0) {
-        finish(); // marked before our watch was set: it will not fire for that
+        return;
       }
+      if (!mark) return;
+      const newer = stat.version > mark.version;
+      mark.version = Math.max(mark.version, stat.version);
+      // Marked after our listing, before our watch was set: the watch will not fire for that.
+      if (newer) finish();
     }, (error: unknown) => {
       if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) finish();
       else finish(error);

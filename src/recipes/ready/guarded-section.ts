@@ -11,13 +11,36 @@ export interface SectionHandle {
   complete(): Promise<void>;
 }
 
+/**
+ * What a section that completes leaves in the ready znode:
+ * - `'mark-ready'`: the record, marked `ready` under the holder's token (an election's: a new
+ *   leader's take-over writes its token there to fence earlier leaders, so the record stays);
+ * - `'delete'`: nothing (a lock's): its versioned delete, so that a per-entity lock's container
+ *   directory goes once its last holder left. A missing record means what a clean one does (no
+ *   section to repair), and the token it held is no floor anybody needs: tokens are zxids, which
+ *   grow across re-created directories (`fencing.ts`); and a holder's writes are applied only while
+ *   it holds (see `ReadyState.enter`), so no stale holder can slip a record in where the clean one was.
+ */
+export type Completion = 'mark-ready' | 'delete';
+
 /** What a section needs of its ready znode (`ReadyState` provides it). */
 export interface ReadyRecordStore {
   readonly path: string;
   read(): Promise<ReadyRead>;
   write(record: ReadyRecord, version: number): Promise<number>;
   writeThroughConnectionLoss(record: ReadyRecord, version: number, signal?: AbortSignal): Promise<number>;
+  delete(version: number): Promise<void>;
+  deleteThroughConnectionLoss(version: number, signal?: AbortSignal): Promise<void>;
 }
+
+/** One versioned step on the record: tried through connection loss, or once; resolves with the record's new version. */
+interface Step {
+  through(version: number): Promise<number>;
+  once(version: number): Promise<number>;
+}
+
+/** The record's version once it is deleted (no write follows a completion). */
+const DELETED = -1;
 
 /** A section in progress under the ready state: `checkpoint()` while working, `complete()` at the end. */
 export class GuardedSection {
@@ -33,6 +56,8 @@ export class GuardedSection {
     readonly recovered: InterruptedSection | undefined,
     /** The owner's lease (or tenure) signal: once it aborts, this section writes nothing more. */
     private readonly signal?: AbortSignal,
+    /** What completing leaves (see `Completion`). */
+    private readonly completion: Completion = 'mark-ready',
   ) {}
 
   /** Records progress (any JSON value); a holder that takes over after a crash receives the last one. */
@@ -47,11 +72,22 @@ export class GuardedSection {
     // completion: the next holder has to repair it.
     if (this.lost) throw this.lost;
     if (this.finished) return;
-    await this.update({ v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() });
+    const ready: ReadyRecord = { v: 1, state: 'ready', token: this.record.token, holder: this.record.holder, since: Date.now() };
+    if (this.completion === 'delete') {
+      const { state, signal } = this;
+      const gone = async () => DELETED;
+      await this.update(ready, {
+        through: (version) => state.deleteThroughConnectionLoss(version, signal).then(gone),
+        once: (version) => state.delete(version).then(gone),
+      });
+    } else {
+      await this.update(ready);
+    }
     this.finished = true;
   }
 
-  private async update(record: ReadyRecord): Promise<void> {
+  /** Writes `record` (or takes `step` on the record, standing for that write) at the version this section last wrote. */
+  private async update(record: ReadyRecord, step: Step = this.writing(record)): Promise<void> {
     if (this.signal?.aborted) {
       // The lease ended: whoever holds next may be writing already, and must find our state dirty.
       this.finished = true;
@@ -59,7 +95,7 @@ export class GuardedSection {
     }
     try {
       try {
-        this.version = await this.state.writeThroughConnectionLoss(record, this.version, this.signal);
+        this.version = await step.through(this.version);
       } catch (error) {
         if (!ZooKeeperError.is(error, 'BADVERSION')) throw error;
         // An earlier write of ours may have been applied although its reply was lost (connection
@@ -68,7 +104,7 @@ export class GuardedSection {
         // after this signal aborted), so that version is ours to continue from; any other is not.
         const current = await this.state.read();
         if (current?.record.token !== this.record.token || this.signal?.aborted) throw error;
-        this.version = await this.state.write(record, current.version);
+        this.version = await step.once(current.version);
       }
       this.record = record;
     } catch (error) {
@@ -89,6 +125,14 @@ export class GuardedSection {
       }
       throw error;
     }
+  }
+
+  /** The plain step: a versioned write of `record`. */
+  private writing(record: ReadyRecord): Step {
+    return {
+      through: (version) => this.state.writeThroughConnectionLoss(record, version, this.signal),
+      once: (version) => this.state.write(record, version),
+    };
   }
 }
 

@@ -4,12 +4,13 @@ import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { Watcher } from '../../zookeeper/types.js';
 import type { ZkClient } from '../../zookeeper/requests.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { GuardedSection, sessionGone } from './guarded-section.js';
+import { GuardedSection, sessionGone, type Completion } from './guarded-section.js';
 import { encode, parseRecord, type InterruptedSection, type ReadyRead, type ReadyRecord } from './ready-record.js';
 import { WriteRetry } from './write-retry.js';
 import { znodePaths } from '../znode-paths.js';
 
 export type { InterruptedSection, ReadyRead } from './ready-record.js';
+export type { Completion } from './guarded-section.js';
 
 /** The holder (or leader) that runs a recovery: its repair's writes should carry this fencing token. */
 export interface RecoverySuccessor {
@@ -30,13 +31,15 @@ export interface SectionOwner {
   readonly signal?: AbortSignal;
 }
 
+
 /**
  * The ZooKeeper paper's "ready" znode, made safe against stale holders with versioned writes.
  *
  * A holder entering a guarded section marks the state `dirty` with its token; it records
- * progress with `checkpoint()`, and marks it `ready` when the section completes. A holder that
- * finds the state `dirty` under another token knows its predecessor died (or threw) half-way
- * and runs the recovery handler with what that predecessor recorded, before its own section.
+ * progress with `checkpoint()`, and marks it `ready` (or deletes it, see `Completion`) when the
+ * section completes. A holder that finds the state `dirty` under another token knows its
+ * predecessor died (or threw) half-way and runs the recovery handler with what that predecessor
+ * recorded, before its own section.
  *
  * Every write names the version it read, so a holder that lost its lease without knowing
  * (paused past the session timeout) cannot overwrite the state of the holder after it: its write
@@ -48,6 +51,7 @@ export class ReadyState {
   constructor(
     private readonly client: ZkClient | ZkSessionClient,
     dir: string,
+    private readonly completion: Completion = 'mark-ready',
   ) {
     this.path = znodePaths.ready(dir);
   }
@@ -57,6 +61,11 @@ export class ReadyState {
    * `RecoveryFailedError` if the handler throws; the state stays dirty for the next holder),
    * then marks the state dirty under `owner`. Rides through connection loss on the same session,
    * within the bounds of `WriteRetry` (the owner's signal, a replaced session, repeated losses).
+   *
+   * Every write of the section is sent only while the owner's signal is quiet, and a lease's
+   * signal aborts before its session can be replaced (`LeaseRegistry`): so it goes out on the
+   * session of the holder's queue node, and the server applies it only while that session lives
+   * (it refuses a closing session's requests), that is, while the node exists and nobody else holds.
    */
   async enter(owner: SectionOwner, recover: RecoveryHandler | undefined): Promise<GuardedSection> {
     const token = owner.token.toString();
@@ -94,10 +103,11 @@ export class ReadyState {
           retry.checkHeld(); // the lease may have ended while the handler ran
         }
         const record: ReadyRecord = { v: 1, state: 'dirty', token, holder: owner.holder, since: Date.now() };
+        retry.checkHeld(); // the write goes out on the lease's session (see above)
         try {
           creating = !current;
           const version = current ? await this.write(record, current.version) : await this.create(record);
-          return new GuardedSection(this, record, version, recovered, owner.signal);
+          return new GuardedSection(this, record, version, recovered, owner.signal, this.completion);
         } catch (error) {
           // Someone wrote between our read and our write: an older holder that did not know it
           // had lost the lock, or a newer one. Read again and decide by token.
@@ -169,6 +179,28 @@ export class ReadyState {
         if (!(await retry.again(error))) throw error;
       }
     }
+  }
+
+  /**
+   * Versioned delete, tried again through connection loss as `writeThroughConnectionLoss`. A retry
+   * that finds no record found the first try applied: nobody else writes it while we hold (see `enter`).
+   */
+  async deleteThroughConnectionLoss(version: number, signal?: AbortSignal): Promise<void> {
+    const retry = new WriteRetry(this.supervised, this.path, signal);
+    for (let retried = false; ; retried = true) {
+      try {
+        await this.client.delete(this.path, version);
+        return;
+      } catch (error) {
+        if (retried && ZooKeeperError.is(error, 'NONODE')) return;
+        if (!(await retry.again(error))) throw error;
+      }
+    }
+  }
+
+  /** Versioned delete, once. */
+  async delete(version: number): Promise<void> {
+    await this.client.delete(this.path, version);
   }
 
   /** The client as a supervised session, when it is one (it is for locks and elections; the inspector only reads). */
