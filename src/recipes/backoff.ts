@@ -3,16 +3,19 @@ export function backoffDelay(failures: number, initialMs = 100, maxMs = 5000): n
   return Math.min(maxMs, initialMs * 2 ** Math.max(0, failures - 1));
 }
 
-/** Resolves `true` after `ms`, or `false` as soon as `signal` aborts (never rejects). */
-export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
+/**
+ * The recipes' one way to wait a while: resolves `true` after `ms`, or `false` as soon as `signal`
+ * aborts (never rejects).
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
   return new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => finish(true), ms);
     const onAbort = () => finish(false);
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     function finish(elapsed: boolean) {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve(elapsed);
     }
   });

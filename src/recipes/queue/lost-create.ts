@@ -4,8 +4,8 @@ import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { NodeRemoval } from './node-removal.js';
 import type { OwnNode } from './queue-node.js';
+import { pause } from '../backoff.js';
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * DESIGN §3 step 1, the protected create (Curator's protected mode): our queue node's name
@@ -74,7 +74,7 @@ export class LostCreate {
       } catch (error) {
         if (error instanceof SessionClosedError) return; // closing the session removed the node
         if (!ZooKeeperError.isRetryable(error)) return this.removal.report(error);
-        if (isConnectedState(this.session.state)) await delay(20);
+        if (isConnectedState(this.session.state)) await pause(20);
       }
     }
   }

@@ -3,7 +3,7 @@ import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { hasSessionEnded, isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { backoffDelay } from '../backoff.js';
+import { backoffDelay, pause } from '../backoff.js';
 
 /** Whoever is told of a failure that no caller is waiting for any more (a delete in the background). */
 export interface QueueLogger {
@@ -22,7 +22,6 @@ function isWorthRetrying(error: unknown): error is ZooKeeperError {
   return error instanceof ZooKeeperError && (error.isConnectionError || error.zkCode === 'THROTTLEDOP');
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Removes queue nodes of ours (`FairQueue.leave`), bounded by the life of the session that made
@@ -86,7 +85,7 @@ export class NodeRemoval {
       // Throttled: the server asks us to slow down. A connection error that the state does not
       // show yet: give the state change a moment to land rather than spinning.
       const throttle = error.zkCode === 'THROTTLEDOP';
-      if (throttle || isConnectedState(this.session.state)) await delay(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
+      if (throttle || isConnectedState(this.session.state)) await pause(throttle ? backoffDelay(++throttled, 50, 2000) : 20);
     }
   }
 

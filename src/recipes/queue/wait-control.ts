@@ -1,5 +1,6 @@
 import { LockAbortedError } from '../../errors/lock-aborted.error.js';
 import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
+import { pause } from '../backoff.js';
 
 /**
  * One AbortSignal for "stop waiting": the caller's signal or the wait timeout, whichever comes
@@ -86,18 +87,9 @@ export function unlessStopped<T>(work: Promise<T>, control: WaitControl | undefi
   });
 }
 
-/** A short pause after a retryable failure, so that a state change can land; interrupted by `control`. */
-export function pauseUnlessStopped(control: WaitControl | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(done, 20);
-    const stopListening = control?.onStop(done);
-    function done() {
-      clearTimeout(timer);
-      stopListening?.();
-      if (control?.stopped) reject(control.reason);
-      else resolve();
-    }
-  });
+/** A short pause after a retryable failure, so that a state change can land; interrupted by `control` (rejects with its reason). */
+export async function pauseUnlessStopped(control: WaitControl | undefined): Promise<void> {
+  if (!(await pause(20, control?.signal))) throw control!.reason;
 }
 
 /** Resolves when `work` does, or after `ms`, whichever comes first (`work` goes on). */
