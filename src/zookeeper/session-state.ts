@@ -32,12 +32,22 @@ export function isConnectedState(state: SessionState): boolean {
 }
 
 /**
- * Session `sessionId` can no longer be counted on after `change`: it may be gone with whatever it
- * owned (`expired`, `closed`, or replaced by a new one), or it may come back but nobody can say
- * when (`lost`). What waits on that session (a retry, a delete) stops waiting then.
+ * Session `sessionId` is gone after `change`, and with it its watches and ephemeral nodes:
+ * `expired`, `closed`, or replaced by a new session. (A `suspended` or `lost` session keeps them
+ * while it may come back: the client sends its watches again on reconnection.) What waits for a
+ * watch of that session stops waiting then.
  */
-export function hasSessionEnded(change: SessionStateChange, sessionId: string | undefined): boolean {
-  return change.state === 'lost' || change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
+export function isSessionGone(change: Pick<SessionStateChange, 'state' | 'sessionId'>, sessionId: string | undefined): boolean {
+  return change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId);
+}
+
+/**
+ * Session `sessionId` can no longer be counted on after `change`: it is gone (`isSessionGone`), or
+ * it may come back but nobody can say when (`lost`). What it held counts as lost, and what waits
+ * on it (a retry, a delete) stops waiting. Pass `{ state, sessionId }` of a session to ask about now.
+ */
+export function hasSessionEnded(change: Pick<SessionStateChange, 'state' | 'sessionId'>, sessionId: string | undefined): boolean {
+  return change.state === 'lost' || isSessionGone(change, sessionId);
 }
 
 /** The module's ZooKeeper session changed state (see `SessionState`). */

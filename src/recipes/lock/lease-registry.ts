@@ -1,12 +1,14 @@
 import type { Subscription } from 'rxjs';
-import type { SessionStateChange } from '../../zookeeper/session-state.js';
+import { hasSessionEnded, type SessionStateChange } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Lease } from './lease.js';
 
+/** Why a lease of a session that ended (`hasSessionEnded`) is lost, by the state that ended it. */
 const LOSS_REASONS: Partial<Record<SessionStateChange['state'], string>> = {
-  lost: 'the session may have expired (disconnected or paused past the session timeout)',
+  lost: 'the session may have expired (the leader has not confirmed it in time: disconnected, cut off, or this process was paused)',
   expired: 'the session expired',
   closed: 'the session was closed',
+  connected: 'the session was replaced',
 };
 
 /**
@@ -44,11 +46,10 @@ export class LeaseRegistry {
   }
 
   private onStateChange(change: SessionStateChange): void {
-    const reason = LOSS_REASONS[change.state] ?? (change.state === 'connected' ? 'the session was replaced' : undefined);
-    if (!reason || this.leases.size === 0) return;
+    if (this.leases.size === 0) return;
     for (const lease of [...this.leases]) {
-      if (change.state === 'connected' && lease.sessionId === change.sessionId) continue;
-      lease.markLost(reason);
+      if (!hasSessionEnded(change, lease.sessionId)) continue;
+      lease.markLost(LOSS_REASONS[change.state]!);
       void lease.release();
     }
   }

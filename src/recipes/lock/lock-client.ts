@@ -15,6 +15,7 @@ import { watchReleaseRequest } from './release-watch.js';
 import { validateLockName } from '../lock-name.js';
 import { ReadyState, type InterruptedSection, type RecoveryHandler, type SectionOwner } from '../ready/ready-state.js';
 import { znodePaths } from '../znode-paths.js';
+import { hasSessionEnded } from '../../zookeeper/session-state.js';
 
 export interface AcquireOptions {
   /** Give up after this long (`LockTimeoutError`); our queue node is removed. Default: wait. */
@@ -247,7 +248,7 @@ export class LockClient implements LockRecipe {
       // Granted after close() took its list of leases (the reply raced the shutdown): nobody would
       // release it, so it is revoked now; the caller gets it aborted.
       lease.revoke(this.closedFor).catch((error: unknown) => this.leaseHost.releaseFailed(lease, error));
-    } else if (this.session.sessionId !== entry.sessionId || this.session.state === 'lost') {
+    } else if (this.session.sessionId !== entry.sessionId || hasSessionEnded(this.session, entry.sessionId)) {
       // Granted on a session that was lost meanwhile (the reply raced the state change).
       lease.markLost('the session changed while the lock was granted');
       void lease.release();

@@ -1,16 +1,16 @@
-import type { Subscription } from 'rxjs';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
-import type { Waiter } from './predecessor-wait.js';
+import { SessionWait, type Wakeable } from './session-wait.js';
 import type { WaitControl } from './wait-control.js';
 
 /**
  * A one-shot child watch, made before the listing that arms it (`watcher` goes with that
  * `getChildren`), then waited for. Any event ends the wait: a child came or went, or the node went.
  */
-export class ChildWatch {
+export class ChildWatch implements Wakeable {
   private fired = false;
-  private wake: (() => void) | undefined;
+  /** Set while waiting: the watch's event ends the wait. */
+  wake: (() => void) | undefined;
 
   readonly watcher: Watcher = () => {
     this.fired = true;
@@ -23,33 +23,9 @@ export class ChildWatch {
    * is called; rejects when `control` stops. A disconnection alone keeps waiting: the client sends
    * the watch again on reconnection, and the server fires it then if the children changed meanwhile.
    */
-  wait(session: ZkSessionClient, sessionId: string, control: WaitControl | undefined, waiter?: Pick<Waiter, 'wake'>): Promise<void> {
+  wait(session: ZkSessionClient, sessionId: string, control: WaitControl | undefined, waiter?: Wakeable): Promise<void> {
     if (this.fired) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      let subscription: Subscription | undefined;
-      let stopListening: (() => void) | undefined;
-      const finish = (error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        this.wake = undefined;
-        if (waiter) waiter.wake = undefined;
-        subscription?.unsubscribe();
-        stopListening?.();
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      this.wake = () => finish();
-      if (waiter) waiter.wake = () => finish();
-      // state$ replays the current state synchronously, so `finish` may run inside subscribe().
-      subscription = session.state$.subscribe((change) => {
-        if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) finish();
-      });
-      if (settled) subscription.unsubscribe();
-      if (control && !settled) {
-        stopListening = control.onStop(() => finish(control.reason));
-        if (control.stopped) finish(control.reason);
-      }
-    });
+    const wait = new SessionWait<void>(session, sessionId, undefined, { control, wakeable: waiter ? [this, waiter] : [this] });
+    return wait.done;
   }
 }

@@ -1,14 +1,12 @@
-import type { Subscription } from 'rxjs';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isSessionOwned } from './queue-node.js';
+import { SessionWait, type Wakeable } from './session-wait.js';
 import type { WaitControl } from './wait-control.js';
 
 /** The join that waits (see `waitForDeletion`). */
-export interface Waiter {
-  /** Set while waiting: ends the wait early (our own node changed). */
-  wake: (() => void) | undefined;
+export interface Waiter extends Wakeable {
   /** The predecessor turned out to be a persistent look-alike (made by hand): leave it out from now on. */
   foreign(path: string): void;
 }
@@ -42,60 +40,33 @@ export interface MarkSeen {
  * `exists` watch would wait forever for a creation that never comes).
  */
 export function waitForDeletion(session: ZkSessionClient, path: string, sessionId: string, waiter: Waiter, control: WaitControl | undefined, mark?: MarkSeen): Promise<boolean> {
-  return new Promise<boolean>((resolve, reject) => {
-    let settled = false;
-    let inOrder = true;
-    let subscription: Subscription | undefined;
-    let stopListening: (() => void) | undefined;
-    const finish = (error?: unknown, departed = false) => {
-      if (settled) return; // stale watch callbacks and late replies land here
-      settled = true;
-      waiter.wake = undefined;
-      subscription?.unsubscribe();
-      stopListening?.();
-      if (error === undefined) resolve(departed && inOrder);
-      else reject(error);
-    };
-    // state$ replays the current state synchronously, so `finish` may run inside subscribe().
-    subscription = session.state$.subscribe((change) => {
-      // A suspended session keeps its watches (the C client re-registers them on reconnection);
-      // an expired or replaced one does not, and our node went with it.
-      if (change.state === 'expired' || change.state === 'closed' || (change.state === 'connected' && change.sessionId !== sessionId)) {
-        finish();
-      }
-      if (!isConnectedState(change.state)) inOrder = false;
-    });
-    if (settled) {
-      subscription.unsubscribe();
+  let inOrder = true;
+  // A suspended session keeps its watches (the C client re-registers them on reconnection), but
+  // the server fires those whose nodes changed meanwhile all at once, in no order.
+  const wait = new SessionWait(session, sessionId, false, { control, wakeable: [waiter], onState: (change) => void (isConnectedState(change.state) || (inOrder = false)) });
+  if (wait.isSettled) return wait.done;
+  session.getData(path, (event) => {
+    // The node changed after this read (its reply comes before the watch's event): the listing
+    // that follows this wake-up sees at least that change, so only a later mark is news. (A
+    // watch of an earlier wait that fires late tells nothing about this one's read.)
+    if (mark && !wait.isSettled && event.type === 'changed') mark.version += 1;
+    wait.end(event.type === 'deleted' && inOrder);
+  }).then(({ stat }) => {
+    // A persistent node named like a queue node (made by hand) would never go away: waiting
+    // for it would block forever. It holds nothing; skip it from now on and look again.
+    if (!isSessionOwned(stat.ephemeralOwner)) {
+      waiter.foreign(path);
+      wait.end();
       return;
     }
-    waiter.wake = () => finish();
-    if (control) {
-      stopListening = control.onStop(() => finish(control.reason));
-      if (control.stopped) finish(control.reason);
-    }
-    session.getData(path, (event) => {
-      // The node changed after this read (its reply comes before the watch's event): the listing
-      // that follows this wake-up sees at least that change, so only a later mark is news. (A
-      // watch of an earlier wait that fires late tells nothing about this one's read.)
-      if (mark && !settled && event.type === 'changed') mark.version += 1;
-      finish(undefined, event.type === 'deleted');
-    }).then(({ stat }) => {
-      // A persistent node named like a queue node (made by hand) would never go away: waiting
-      // for it would block forever. It holds nothing; skip it from now on and look again.
-      if (!isSessionOwned(stat.ephemeralOwner)) {
-        waiter.foreign(path);
-        finish();
-        return;
-      }
-      if (!mark) return;
-      const newer = stat.version > mark.version;
-      mark.version = Math.max(mark.version, stat.version);
-      // Marked after our listing, before our watch was set: the watch will not fire for that.
-      if (newer) finish();
-    }, (error: unknown) => {
-      if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) finish();
-      else finish(error);
-    });
+    if (!mark) return;
+    const newer = stat.version > mark.version;
+    mark.version = Math.max(mark.version, stat.version);
+    // Marked after our listing, before our watch was set: the watch will not fire for that.
+    if (newer) wait.end();
+  }, (error: unknown) => {
+    if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) wait.end();
+    else wait.fail(error);
   });
+  return wait.done;
 }
