@@ -1,14 +1,15 @@
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkClient } from '../../zookeeper/requests.js';
 import type { ZkStat } from '../../zookeeper/types.js';
+import { isMarked, markNode } from './node-mark.js';
 import { isSessionOwned, sortQueue, type QueueMarker } from './queue-node.js';
 
 /**
  * Cooperative revocation (Curator's `Revocable`, without its extra znode): a request that the
  * holder of a queue's head (a lock's holder, an election's leader) let go. The request is a mark
- * on the holder's own queue node: a `setData` that rewrites the node's data (the holder's
- * identity) unchanged. Nothing else ever writes a queue node, so a data version above 0 means
- * "release requested". The holder sees it through a watch on its own node that it sets only if it
+ * on the holder's own queue node (`node-mark.ts`: the node's data, the holder's identity, written
+ * back unchanged), which in these queues means "release requested" and nothing else. The holder
+ * sees it through a watch on its own node that it sets only if it
  * asks (`Lease.releaseRequested`) or, as an election's leader, already keeps; nobody releases on
  * the holder's behalf, and a holder that never looks pays nothing.
  *
@@ -54,9 +55,9 @@ export type ReleaseRequest = HolderAsked | NobodyAsked;
 /** Listings before giving up on a queue whose holders keep leaving before the mark lands. */
 const MAX_LISTINGS = 5;
 
-/** A queue node's stat says that its holder was asked to let go (see the file comment). */
+/** In a lock's or an election's queue, a node's stat says that its holder was asked to let go (a mark, see `node-mark.ts`). */
 export function isReleaseRequested(stat: Pick<ZkStat, 'version'>): boolean {
-  return stat.version > 0;
+  return isMarked(stat);
 }
 
 /**
@@ -89,8 +90,7 @@ async function mark(client: ZkClient, dir: string, node: string): Promise<Holder
   try {
     const { data, stat } = await client.getData(node);
     if (!isSessionOwned(stat.ephemeralOwner)) return undefined; // made by hand: holds nothing
-    // The same data, any version: only the version moves. Two requesters at once both land.
-    const marked = await client.setData(node, data, -1);
+    const marked = await markNode(client, node, data);
     return {
       requested: true,
       dir,

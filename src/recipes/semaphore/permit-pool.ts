@@ -3,6 +3,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import type { QueueLogger } from '../queue/node-removal.js';
 import { PermitDriver, permitMarker, validatePermitRequest, type PermitRequest } from './permit-driver.js';
+import { markNode } from '../queue/node-mark.js';
 
 export type { PermitRequest } from './permit-driver.js';
 
@@ -56,7 +57,7 @@ export class PermitPool {
    * slower, never wrong, and reported.
    */
   private markGranted(entry: QueueEntry, data: Buffer | undefined): void {
-    this.session.setData(entry.path, data ?? Buffer.alloc(0), -1).catch((error: unknown) => {
+    markNode(this.session, entry.path, data ?? Buffer.alloc(0)).catch((error: unknown) => {
       if (ZooKeeperError.is(error, 'NONODE')) return; // released or lost already: its deletion woke the waiter
       this.logger.warn(`Could not mark ${entry.path} granted; the caller queued behind it waits until it is released: ${error instanceof Error ? error.message : String(error)}`);
     });
