@@ -1,11 +1,44 @@
+import { SemaphorePermitsMismatchError } from '../errors/semaphore-permits-mismatch.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { sortQueue } from '../recipes/queue/queue-node.js';
-import { permitsOf } from '../recipes/semaphore/permit-driver.js';
+import { placeIn, type QueueDriver } from '../recipes/queue/queue-driver.js';
+import { isSessionOwned, sortQueue, type QueueNode } from '../recipes/queue/queue-node.js';
+import { READ_DRIVER, WRITE_DRIVER } from '../recipes/read-write/read-write-drivers.js';
+import { PermitDriver, permitsOf } from '../recipes/semaphore/permit-driver.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
 import type { InspectedNode } from './inspected-node.js';
 
-// What `inspect` reads of the locks that several may hold at once: read/write locks and semaphores.
+// What `inspect` reads of the locks that several may hold at once (read/write locks and
+// semaphores), and who holds a queue, by the recipes' own rule.
+
+/** A queue node as listed, and as read (undefined: it left between the listing and the read). */
+export interface ReadQueueNode<N extends InspectedNode> {
+  readonly queued: QueueNode;
+  readonly read: N | undefined;
+}
+
+/**
+ * Who holds a queue read in grant order, by the recipe's own rule (`placeIn` with the driver each
+ * node queued with), as the queue itself decides it: persistent look-alikes hold nothing and are
+ * left out of the rule (`isSessionOwned`; they are listed with the waiters), and a semaphore node
+ * queued under another capacity than one ahead of it never holds (its caller was refused).
+ */
+export function splitHolders<N extends InspectedNode>(nodes: readonly ReadQueueNode<N>[], driverOf: (node: QueueNode) => Pick<QueueDriver, 'placeOf'>): { holders: N[]; waiters: N[] } {
+  const present = nodes.filter((node): node is { queued: QueueNode; read: N } => node.read !== undefined);
+  const live = present.filter((node) => isSessionOwned(node.read.sessionId));
+  const queue = live.map((node) => node.queued);
+  const holding = new Set(live.filter((node, index) => holdsAt(driverOf(node.queued), queue, index)).map((node) => node.read));
+  return { holders: present.filter((node) => holding.has(node.read)).map((node) => node.read), waiters: present.filter((node) => !holding.has(node.read)).map((node) => node.read) };
+}
+
+function holdsAt(driver: Pick<QueueDriver, 'placeOf'>, queue: readonly QueueNode[], index: number): boolean {
+  try {
+    return placeIn(driver, queue, index).holds;
+  } catch (error) {
+    if (error instanceof SemaphorePermitsMismatchError) return false;
+    throw error;
+  }
+}
 
 /** A node of a read/write lock's queue: a reader's or a writer's. */
 export interface InspectedReadWriteNode extends InspectedNode {
@@ -58,15 +91,11 @@ export async function readReadWriteLock(client: ZkClient, root: string, name: st
   const children = await childrenOf(client, path);
   if (!children) return undefined;
   const queue = sortQueue(children, ['read', 'write']);
-  const read = await Promise.all(queue.map(async (node) => {
-    const inspected = await readNode(`${path}/${node.name}`, node.name, node.sequence);
-    return inspected && { ...inspected, mode: node.marker as 'read' | 'write' };
+  const read = await Promise.all(queue.map(async (queued) => {
+    const inspected = await readNode(`${path}/${queued.name}`, queued.name, queued.sequence);
+    return { queued, read: inspected && { ...inspected, mode: queued.marker as 'read' | 'write' } };
   }));
-  const present = read.filter((node): node is InspectedReadWriteNode => node !== undefined);
-  // Who holds, by the recipe's rule (`READ_DRIVER`): the head, and every reader ahead of the first writer.
-  const firstWriter = present.findIndex((node) => node.mode === 'write');
-  const holds = (node: InspectedReadWriteNode, index: number) => index === 0 || (node.mode === 'read' && (firstWriter < 0 || index < firstWriter));
-  return { name, path, holders: present.filter(holds), waiters: present.filter((node, i) => !holds(node, i)) };
+  return { name, path, ...splitHolders(read, (node) => (node.marker === 'read' ? READ_DRIVER : WRITE_DRIVER)) };
 }
 
 /** The semaphore `name` under `root`, or undefined when its directory is gone. */
@@ -74,21 +103,13 @@ export async function readSemaphore(client: ZkClient, root: string, name: string
   const path = znodePaths.semaphoreDir(root, name);
   const children = await childrenOf(client, path);
   if (!children) return undefined;
-  const read = await Promise.all(sortQueue(children, 'permits').map(async (node) => {
-    const inspected = await readNode(`${path}/${node.name}`, node.name, node.sequence);
-    // Nobody asks a semaphore's holders to let go; a version above 0 is a grant's mark (`PermitPool`).
-    return inspected && { ...inspected, take: permitsOf(node.name)!.take, releaseRequested: false };
+  const read = await Promise.all(sortQueue(children, 'permits').map(async (queued) => {
+    const inspected = await readNode(`${path}/${queued.name}`, queued.name, queued.sequence);
+    // Nobody asks a semaphore's holders to let go; a mark on its node is a grant (`node-mark.ts`).
+    return { queued, read: inspected && { ...inspected, take: permitsOf(queued.name)!.take, releaseRequested: false } };
   }));
-  const present = read.filter((node): node is InspectedPermitNode => node !== undefined);
-  const permits = present.length > 0 ? permitsOf(present[0]!.node)!.permits : null;
-  // Who holds, by the recipe's rule (`PermitDriver`): every node up to the first whose permits,
-  // with all those ahead of it, exceed the capacity.
-  let taken = 0;
-  let held = 0;
-  for (const node of present) {
-    if (permits === null || taken + node.take > permits) break;
-    taken += node.take;
-    held += 1;
-  }
-  return { name, path, permits, taken, holders: present.slice(0, held), waiters: present.slice(held) };
+  const { holders, waiters } = splitHolders(read, (node) => new PermitDriver(path, permitsOf(node.name)!));
+  const head = holders[0] ?? waiters.find((node) => isSessionOwned(node.sessionId));
+  const permits = head ? permitsOf(head.node)!.permits : null;
+  return { name, path, permits, taken: holders.reduce((sum, node) => sum + node.take, 0), holders, waiters };
 }

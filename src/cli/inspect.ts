@@ -2,12 +2,13 @@ import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { electionToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
+import { LOCK_DRIVER } from '../recipes/queue/queue-driver.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import { isReleaseRequested } from '../recipes/queue/release-request.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
-import { readReadWriteLock, readSemaphore, type InspectedReadWriteLock, type InspectedSemaphore } from './inspect-shared.js';
+import { readReadWriteLock, readSemaphore, splitHolders, type InspectedReadWriteLock, type InspectedSemaphore } from './inspect-shared.js';
 import type { InspectedNode } from './inspected-node.js';
 
 export type { InspectedNode } from './inspected-node.js';
@@ -106,15 +107,15 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
     locks: present(lockNames, locks).map(({ name: lock, queue }) => ({
       name: lock,
       path: queue.path,
-      holder: queue.nodes[0] ?? null,
-      waiters: queue.nodes.slice(1),
+      holder: queue.holders[0] ?? null,
+      waiters: queue.waiters,
       ready: queue.ready,
     })),
     elections: present(electionNames, elections).map(({ name: election, queue }) => ({
       name: election,
       path: queue.path,
-      leader: queue.nodes[0] ?? null,
-      followers: queue.nodes.slice(1),
+      leader: queue.holders[0] ?? null,
+      followers: queue.waiters,
       ready: queue.ready,
     })),
     readWriteLocks: sortedByName(readWriteLocks),
@@ -128,7 +129,9 @@ function sortedByName<T extends { readonly name: string }>(readings: readonly (T
 
 interface QueueReading {
   readonly path: string;
-  readonly nodes: InspectedNode[];
+  /** By the exclusive rule: the first node that a session owns (at most one). */
+  readonly holders: InspectedNode[];
+  readonly waiters: InspectedNode[];
   readonly ready: InspectedReady | null;
 }
 
@@ -163,10 +166,10 @@ async function readQueue(client: ZkClient, dir: string, marker: QueueMarker, now
   const queue = sortQueue(children, marker);
   const [nodes, ready] = await Promise.all([
     // The head afresh: a release request marks it (a setData) after it was first read.
-    Promise.all(queue.map((node, index) => readNode(client, `${dir}/${node.name}`, node.name, node.sequence, now, index === 0 ? undefined : known))),
+    Promise.all(queue.map(async (queued, index) => ({ queued, read: await readNode(client, `${dir}/${queued.name}`, queued.name, queued.sequence, now, index === 0 ? undefined : known) }))),
     children.includes('ready') ? readReady(client, dir) : Promise.resolve(null),
   ]);
-  return { path: dir, nodes: nodes.filter((node): node is InspectedNode => node !== undefined), ready };
+  return { path: dir, ...splitHolders(nodes, () => LOCK_DRIVER), ready };
 }
 
 async function readNode(client: ZkClient, path: string, name: string, sequence: number, now: number, known?: KnownNodes): Promise<InspectedNode | undefined> {

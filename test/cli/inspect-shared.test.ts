@@ -4,9 +4,11 @@
  * its first waiter waiting for more and another caller behind it.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from '../../src/cli/inspect.js';
 import { renderText } from '../../src/cli/render.js';
+import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { randomRoot, SessionPool } from '../fixtures/session-helpers.js';
@@ -73,5 +75,32 @@ describe('inspect: read/write locks and semaphores', () => {
     assert.match(text, /holds 2\s+reader-a/);
     assert.match(text, /waits for 2\s+reader-b/);
     assert.match(text, /waits for 1\s+writer-c/);
+  });
+
+  // Issue 29: the inspector restated who holds, and took a persistent node named like a queue node
+  // (made by hand) for a holder, which the queue itself skips once it reads it.
+  it('asks the recipes who holds: a persistent look-alike at the head holds nothing', async () => {
+    const own = randomRoot();
+    const [client] = [new LockClient(sessions[0]!, { root: own, identity: 'holder' })];
+    const lockDir = client.pathOf('by-hand');
+    const semaphoreDir = client.pathOf('by-hand-pool', 'semaphore');
+    for (const dir of [lockDir, semaphoreDir]) await ensurePath(sessions[0]!, dir, 'persistent');
+    await sessions[0]!.create(`${lockDir}/_c_${randomUUID()}-lock-`, null, 'persistent_sequential');
+    await sessions[0]!.create(`${semaphoreDir}/_c_${randomUUID()}-2of3-`, null, 'persistent_sequential');
+    const lock = await client.acquire('by-hand');
+    const permits = (await client.acquirePermits('by-hand-pool', { permits: 3, take: 1 }))!;
+    try {
+      const inspection = await inspect(sessions[0]!, own);
+      const [inspectedLock] = inspection.locks;
+      assert.equal(inspectedLock!.holder?.identity, 'holder', 'the holder is the first node a session owns');
+      assert.deepEqual(inspectedLock!.waiters.map((node) => node.sessionId), ['0'], 'the look-alike holds nothing');
+      const [semaphore] = inspection.semaphores;
+      assert.deepEqual(semaphore!.holders.map((node) => [node.identity, node.take]), [['holder', 1]]);
+      assert.equal(semaphore!.taken, 1);
+      assert.deepEqual(semaphore!.waiters.map((node) => node.sessionId), ['0']);
+    } finally {
+      await Promise.all([lock.release(), permits.release()]);
+      await client.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
 import { waitForDeletion, type MarkSeen, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type MarkerText, type OwnNode, type QueueMarker } from './queue-node.js';
-import { LOCK_DRIVER, type QueueDriver, type QueuePlace } from './queue-driver.js';
+import { LOCK_DRIVER, placeIn, type QueueDriver } from './queue-driver.js';
 import { pauseUnlessStopped, unlessStopped, WaitControl, withGrace } from './wait-control.js';
 
 /** Our place at the head of a queue (`P`: what the driver's `prefetch` reads). */
@@ -67,7 +67,6 @@ type Place =
   /** Wait for the queue's next change: `watch` was armed by the listing, or (undefined) the listing must be repeated armed. */
   | { readonly kind: 'queue'; readonly watch: ChildWatch | undefined };
 const RETRY: Place = { kind: 'retry' };
-const HOLDS: QueuePlace = { holds: true };
 
 const noop = () => undefined;
 
@@ -286,7 +285,7 @@ export class FairQueue {
       attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
       return RETRY;
     }
-    const place = driver.placeOf?.(queue, index) ?? (index === 0 ? HOLDS : { holds: false, watch: index - 1 });
+    const place = placeIn(driver, queue, index);
     if (place.holds) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
     if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
     if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch };
