@@ -244,8 +244,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/queue/predecessor-wait.js',
-        find: "finish(undefined, event.type === 'deleted')",
-        replace: "finish(undefined, event.type === 'deleted' || event.type === 'changed')",
+        find: "wait.end(event.type === 'deleted' && inOrder);",
+        replace: "wait.end((event.type === 'deleted' || event.type === 'changed') && inOrder);",
       },
     ],
   },
@@ -257,7 +257,7 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/queue/release-request.js',
-        find: 'const marked = await client.setData(node, data, -1);',
+        find: 'const marked = await markNode(client, node, data);',
         replace: 'await client.delete(node, -1);\n        const marked = { version: 1 };',
       },
     ],
@@ -277,7 +277,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'unmarked-version-read-as-mark',
     defect:
       "A queue node's data version 0 (every node's at its creation) is taken for a release request: a holder's releaseRequested aborts on its first read, and a leader steps down at every ownership check, though nobody asked: releaseRequested aborts, and a leader steps down, only after a request marked its node.",
-    patches: [{ file: 'recipes/queue/release-request.js', find: 'return stat.version > 0;', replace: 'return stat.version >= 0;' }],
+    patches: [{ file: 'recipes/queue/node-mark.js', find: 'return stat.version > 0;', replace: 'return stat.version >= 0;' }],
   },
   {
     // Curator's Revocable as most use it: the revocation listener releases the lock itself.
