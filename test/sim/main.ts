@@ -136,7 +136,7 @@ function mutationTable(): number {
 }
 
 function describeConfig(c: ScheduleConfig): string {
-  return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+  return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
 }
 
 interface Args {
