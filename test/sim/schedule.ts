@@ -93,8 +93,9 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
     if (kind === 'oversize') continue; // a configuration, not an event
     plan.push({ at: Math.round(at), kind, target: r.int(1000), amount: r.float() });
   }
-  // A syncLimit of 5 ticks (ZooKeeper's sample configuration) or 10: 2.5 s or 5 s at the simulation's 500 ms tick.
-  const syncLimitTicks = r.pick([5, 10]);
+  // A syncLimit of 5 ticks (ZooKeeper's sample configuration), 10 or 20: 2.5, 5 or 10 s at the
+  // simulation's 500 ms tick (with the sample's 2 s tick, 5 ticks are 10 s, above many session timeouts).
+  const syncLimitTicks = r.pick([5, 10, 20]);
   // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
   const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
   return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan };

@@ -44,16 +44,24 @@ export interface SimulatedEnsembleOptions {
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
  * replicas that apply it with a delay (and may lag, so a read can be stale until `sync`), sessions
- * with ids carrying the server id in their top byte, expiry on the tick after the timeout without
- * traffic, one-shot data, exists and child watches fired by the replica a client is connected to,
- * before the reply to any later read that shows the change, `SetWatches` on reconnection, ACLs,
- * containers swept on the simulated clock, and the faults a test wants at exact points.
+ * with ids carrying the server id in their top byte, expired by the leader alone on the tick after
+ * the timeout without a touch, the leader's links to its followers (`LeaderLinks`: a follower's
+ * clients are touched at the leader only through the follower's answers to the leader's half-tick
+ * pings; writes, syncs, session creation and revalidation go to the leader over the link, reads
+ * and pings are answered by the follower; a follower cut off from the leader serves pings and reads
+ * until `syncLimit` ticks pass while the leader expires its clients' sessions), one-shot data,
+ * exists and child watches fired by the replica a client is connected to, before the reply to any
+ * later read that shows the change, `SetWatches` on reconnection, ACLs, containers swept on the
+ * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
+ * test wants at exact points.
  *
  * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
  * `ZooKeeperHandle` and `ZkSession` run over it unchanged.
  *
- * Deliberate abstractions: the leader is not a member that can fail (members fail; the log does
- * not), a member that is down loses its connections at once (a silent cut is `partition`),
+ * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
+ * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
+ * on without an election; at most a minority of followers is cut off from it at once (the leader
+ * keeps its quorum); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
  * exist, and there are no TTL nodes, no multi, no quotas.
  */
