@@ -61,7 +61,8 @@ export interface SimulatedEnsembleOptions {
  * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
  * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
  * on without an election; at most a minority of followers is cut off from it at once (the leader
- * keeps its quorum); a member that is down loses its connections at once (a silent cut is `partition`),
+ * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
+ * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
  * exist, and there are no TTL nodes, no multi, no quotas.
  */
