@@ -39,7 +39,8 @@ export interface SimulatedEnsembleOptions {
 // Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
 // through the log) and the fault API act on the same members, sessions and connections, and a fault is
 // only as good as its exact place in that path. What stands alone is in its own file: the log
-// (`ReplicatedLog`), the session tracker, the partitions, the connections and the data tree.
+// (`ReplicatedLog`), the session tracker, the leader's links to its followers, the partitions, the
+// connections and the data tree.
 
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
