@@ -12,6 +12,7 @@
  *   --mutant NAME        run on a copy of the build with the defect NAME re-introduced; exits 0
  *                        once a violation is found (the check bites), 1 if none within --duration
  *   --mutants            every mutant in turn, each for up to --duration seconds: the mutation table
+ *                        (with --faults, only those fault kinds)
  *   --list-mutants
  *
  * Nothing sleeps: every timer runs on the simulator's clock, so a seed fully determines a run.
@@ -120,7 +121,7 @@ function mutationTable(): number {
   for (const mutant of MUTANTS) {
     const build = prepareMutant(mutant.name, projectRoot);
     const started = performance.now();
-    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1)], {
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : [])], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
@@ -136,7 +137,7 @@ function mutationTable(): number {
 }
 
 function describeConfig(c: ScheduleConfig): string {
-  return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+  return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
 }
 
 interface Args {

@@ -128,8 +128,10 @@ export const MUTANTS: readonly Mutant[] = [
         replace: 'this.client.setData(this.path, encode(record), -1)',
       },
     ],
+    // A stale holder exists now (a holder on a follower cut off from the leader, S5), but a stale
+    // *write* does not: the leader checks every write's session (PrepRequestProcessor.checkSession).
     survives:
-      'a stale writer needs a holder whose session still lives while another holds: exclusivity, the checks before every write (assertHeld, the tenure signal) and one session\'s FIFO order (its writes land before the delete that hands over) leave the version as defense in depth, which no fault of the simulation reaches',
+      'a stale write needs a writer that still writes after another holds. While its session lives its node lives, so nobody else holds (exclusivity); a holder that knows it lost the lease stops at the checks before every write (assertHeld, the tenure signal); and a holder that does not know (S5: on a follower cut off from the leader, or behind its touch forwarding, after the leader expired its session) cannot write at all: its writes go to the leader, which checks the session of each in log order with the closeSession that expired it, so each lands before the successor\'s grant or is refused. The version is defense in depth, which no fault of the simulation reaches (the violations this mutant shows with follower-cut are the S5 ones of the unmutated client, on the same seeds)',
   },
   {
     // Classic: reporting leadership on reconnection before knowing that the node still exists. The

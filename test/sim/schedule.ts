@@ -16,6 +16,7 @@ export const FAULT_KINDS = [
   'disconnect',
   'lost-reply',
   'partition',
+  'follower-cut',
   'lag',
   'member-restart',
   'session-moved',
@@ -36,6 +37,11 @@ const LEFT_BEHIND = /\/(locks|rwlocks|semaphores)\/[^/]+\/_c_[^/]+$/;
 
 /** Enabled in fewer seeds: each leaves the run in a state the others then rarely get to act on. */
 const RARE_FAULTS: readonly FaultKind[] = ['wipe', 'oversize', 'operator-delete', 'look-alike'];
+/**
+ * Enabled in more seeds: a follower cut off from the leader is the one fault where a client that
+ * still hears its server has lost its session (ZooKeeper's S5), and it needs a holder on that follower.
+ */
+const FREQUENT_FAULTS: readonly FaultKind[] = ['follower-cut'];
 
 export interface PlannedFault {
   readonly at: number;
@@ -51,6 +57,10 @@ export interface ScheduleConfig {
   readonly processes: number;
   readonly serverIds: readonly number[];
   readonly sessionTimeoutMs: number;
+  /** The ensemble's `syncLimit`, in ticks: how long a follower cut off from the leader serves on. */
+  readonly syncLimitTicks: number;
+  /** Where every directory's sequence counter starts: near 2^31, the recipes' sequence numbers wrap mid-run. */
+  readonly sequenceStart: number;
   /** Faults strike in [0, faultMs); then everything heals and the processes drain and shut down. */
   readonly faultMs: number;
   readonly enabled: readonly FaultKind[];
@@ -74,7 +84,7 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   const sessionTimeoutMs = r.pick([2000, 4000, 6000]);
   const faultMs = options.faultMs ?? r.between(10, 40) * 1000;
   const candidates = options.only ?? FAULT_KINDS;
-  let enabled = candidates.filter((kind) => r.chance(RARE_FAULTS.includes(kind) ? 0.15 : 0.5));
+  let enabled = candidates.filter((kind) => r.chance(RARE_FAULTS.includes(kind) ? 0.15 : FREQUENT_FAULTS.includes(kind) ? 0.8 : 0.5));
   if (enabled.length === 0) enabled = [r.pick(candidates)];
   const meanGapMs = r.between(200, 3000);
   const plan: PlannedFault[] = [];
@@ -83,7 +93,12 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
     if (kind === 'oversize') continue; // a configuration, not an event
     plan.push({ at: Math.round(at), kind, target: r.int(1000), amount: r.float() });
   }
-  return { seed, processes, serverIds, sessionTimeoutMs, faultMs, enabled, plan };
+  // A syncLimit of 5 ticks (ZooKeeper's sample configuration), 10 or 20: 2.5, 5 or 10 s at the
+  // simulation's 500 ms tick (with the sample's 2 s tick, 5 ticks are 10 s, above many session timeouts).
+  const syncLimitTicks = r.pick([5, 10, 20]);
+  // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
+  const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
+  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan };
 }
 
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
@@ -104,7 +119,7 @@ export async function runSchedule(config: ScheduleConfig, trace?: (line: string)
 }
 
 async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invariants: Invariants): Promise<ScheduleResult> {
-  const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds });
+  const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds, syncLimitTicks: config.syncLimitTicks, sequenceStart: config.sequenceStart });
   invariants.readTree((path) => {
     const node = ensemble.readNode(path);
     return node && node.stat.ephemeralOwner.toString(16);
@@ -234,6 +249,21 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const ms = between(0.2 * timeout, 2 * timeout);
       ensemble.partition(process.actor, ms);
       say(`${process.actor} cut off silently for ${ms} ms`);
+      return true;
+    }
+    case 'follower-cut': {
+      // A follower's link to the leader stops delivering, neither end told: the follower answers
+      // its clients' pings and reads until syncLimit ticks pass, while the leader, no longer
+      // touched, expires their sessions one timeout after the last touch the follower forwarded.
+      // The follower hosting a live process is picked first: that is where a holder can outlive its session.
+      const followers = ensemble.followers.filter((m) => m.up);
+      const hosting = followers.filter((m) => c.live.some((p) => ensemble.connectionsOf(p.actor).some((k) => k.member === m)));
+      const pool = hosting.length > 0 ? hosting : followers;
+      const follower = pool.length > 0 ? pool[fault.target % pool.length]! : undefined;
+      if (!follower || !ensemble.cutFollower(follower.id)) return false;
+      const ms = between(0.3 * timeout, 3 * timeout);
+      scheduler.schedule(ms, () => ensemble.reconnectFollower(follower.id), 'follower link heals');
+      say(`server ${follower.id} cut off from the leader for ${ms} ms`);
       return true;
     }
     case 'lag': {

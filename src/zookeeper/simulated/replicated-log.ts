@@ -19,7 +19,7 @@ export interface CommittedWrite {
  */
 export class ReplicatedLog {
   /** The leader's tree: what every write is checked against. */
-  private tree = new ZnodeTree();
+  private tree: ZnodeTree;
   private entries: Txn[] = [];
   private epoch = 1n;
   private counter = 0n;
@@ -29,7 +29,13 @@ export class ReplicatedLog {
     private readonly members: readonly Member[],
     /** Delay between the leader's commit and a follower applying it, ms. */
     private readonly applyRange: readonly [number, number],
-  ) {}
+    /** Where the trees' sequence counters start (see `ZnodeTree`). */
+    private readonly sequenceStart = 0,
+    /** Whether `member` is cut off from the leader: it applies nothing until it is back. */
+    private readonly cutOff: (member: Member) => boolean = () => false,
+  ) {
+    this.tree = new ZnodeTree(sequenceStart);
+  }
 
   /** The leader's tree (for writes' checks and inspection; replicas have their own). */
   get primary(): ZnodeTree {
@@ -94,20 +100,20 @@ export class ReplicatedLog {
 
   /** Every member restarts with an empty data directory: the log and the trees are gone, zxids start over. */
   wipe(): void {
-    this.tree = new ZnodeTree();
+    this.tree = new ZnodeTree(this.sequenceStart);
     this.entries = [];
     this.counter = 0n;
     this.epoch = 1n;
     for (const member of this.members) {
       member.held.length = 0;
       member.applied = 0;
-      (member as { tree: ZnodeTree }).tree = new ZnodeTree();
+      (member as { tree: ZnodeTree }).tree = new ZnodeTree(this.sequenceStart);
     }
   }
 
   /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
   private catchUp(member: Member): void {
-    if (!member.up || member.lagUntil > this.scheduler.now) return;
+    if (!member.up || member.lagUntil > this.scheduler.now || this.cutOff(member)) return;
     while (member.applied < this.entries.length) {
       this.deliver(member, member.tree.apply(this.entries[member.applied++]!));
     }

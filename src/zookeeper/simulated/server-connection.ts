@@ -46,7 +46,7 @@ export interface ConnectionHost {
 /** One server of the ensemble: a replica of the tree, and the connections of its clients. */
 export class Member {
   readonly host: string;
-  readonly tree = new ZnodeTree();
+  readonly tree: ZnodeTree;
   /** How many log entries this replica has applied. */
   applied = 0;
   up = true;
@@ -56,8 +56,12 @@ export class Member {
   /** Replies held until this replica has applied the entry they follow. */
   readonly held: { index: number; release: () => void }[] = [];
 
-  constructor(readonly id: number) {
+  constructor(
+    readonly id: number,
+    sequenceStart?: number,
+  ) {
     this.host = `zk${id}.sim:2181`;
+    this.tree = new ZnodeTree(sequenceStart);
   }
 }
 

@@ -3,6 +3,7 @@ import type { NativeZooKeeperConstructor } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
+import { LeaderLinks, type LinkHost } from './leader-link.js';
 import { NetworkPartitions } from './network-partitions.js';
 import { ReplicatedLog } from './replicated-log.js';
 import { SessionTracker, type SessionRecord } from './session-tracker.js';
@@ -26,26 +27,43 @@ export interface SimulatedEnsembleOptions {
   readonly latencyMs?: readonly [number, number];
   /** Delay between the leader's commit and a follower applying it, ms. Default [0, 0.3]. */
   readonly applyDelayMs?: readonly [number, number];
+  /**
+   * `syncLimit`: a follower that heard nothing from the leader for this many ticks drops its
+   * clients. Default 5, as ZooKeeper's sample configuration and the tests' servers.
+   */
+  readonly syncLimitTicks?: number;
+  /** Where every directory's sequence counter (its child-create count) starts: near 2^31 the suffixes wrap to negative. Default 0. */
+  readonly sequenceStart?: number;
 }
 
 // Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
 // through the log) and the fault API act on the same members, sessions and connections, and a fault is
 // only as good as its exact place in that path. What stands alone is in its own file: the log
-// (`ReplicatedLog`), the session tracker, the partitions, the connections and the data tree.
+// (`ReplicatedLog`), the session tracker, the leader's links to its followers, the partitions, the
+// connections and the data tree.
 
 /**
  * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
  * replicas that apply it with a delay (and may lag, so a read can be stale until `sync`), sessions
- * with ids carrying the server id in their top byte, expiry on the tick after the timeout without
- * traffic, one-shot data, exists and child watches fired by the replica a client is connected to,
- * before the reply to any later read that shows the change, `SetWatches` on reconnection, ACLs,
- * containers swept on the simulated clock, and the faults a test wants at exact points.
+ * with ids carrying the server id in their top byte, expired by the leader alone on the tick after
+ * the timeout without a touch, the leader's links to its followers (`LeaderLinks`: a follower's
+ * clients are touched at the leader only through the follower's answers to the leader's half-tick
+ * pings; writes, syncs, session creation and revalidation go to the leader over the link, reads
+ * and pings are answered by the follower; a follower cut off from the leader serves pings and reads
+ * until `syncLimit` ticks pass while the leader expires its clients' sessions), one-shot data,
+ * exists and child watches fired by the replica a client is connected to, before the reply to any
+ * later read that shows the change, `SetWatches` on reconnection, ACLs, containers swept on the
+ * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
+ * test wants at exact points.
  *
  * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
  * `ZooKeeperHandle` and `ZkSession` run over it unchanged.
  *
- * Deliberate abstractions: the leader is not a member that can fail (members fail; the log does
- * not), a member that is down loses its connections at once (a silent cut is `partition`),
+ * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
+ * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
+ * on without an election; at most a minority of followers is cut off from it at once (the leader
+ * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
+ * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
  * exist, and there are no TTL nodes, no multi, no quotas.
  */
@@ -55,6 +73,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   private readonly log: ReplicatedLog;
   private readonly network: NetworkPartitions;
   private readonly sessions: SessionTracker;
+  /** The leader's links to the followers: touch forwarding, relayed requests, and the fault of a cut-off follower. */
+  private readonly links: LeaderLinks;
   readonly tickMs: number;
   private readonly minTimeout: number;
   private readonly maxTimeout: number;
@@ -74,13 +94,13 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     readonly scheduler: SimClock,
     options: SimulatedEnsembleOptions = {},
   ) {
-    this.members = (options.serverIds ?? [1, 2, 3]).map((id) => new Member(id));
+    this.members = (options.serverIds ?? [1, 2, 3]).map((id) => new Member(id, options.sequenceStart));
     this.tickMs = options.tickMs ?? 500;
     this.minTimeout = options.minSessionTimeoutMs ?? 2 * this.tickMs;
     this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
     this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
     this.latencyRange = options.latencyMs ?? [0.05, 0.5];
-    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3]);
+    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member));
     this.network = new NetworkPartitions(scheduler);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ensemble = this;
@@ -91,6 +111,9 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       }
     };
     this.sessions = new SessionTracker(scheduler, this.tickMs, () => this.hasQuorum, (record) => this.expire(record, 'timed out'));
+    // The leader: the member with the highest id, as a fresh ensemble's election picks it (FastLeaderElection breaks zxid ties by sid).
+    const leader = this.members.reduce((a, b) => (b.id > a.id ? b : a));
+    this.links = new LeaderLinks(this.linkHost(), leader, this.members.filter((m) => m !== leader), this.tickMs, options.syncLimitTicks ?? 5);
     this.sweepContainers(options.containerCheckMs ?? 1000);
   }
 
@@ -108,9 +131,9 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     return min + this.scheduler.random.float() * (max - min);
   }
 
-  /** A quorum of members is up: without one, no member serves. */
+  /** A quorum of members is up and in touch with the leader: without one, no member serves. */
   get hasQuorum(): boolean {
-    return this.members.filter((m) => m.up).length * 2 > this.members.length;
+    return this.members.filter((m) => m.up && !this.links.isCut(m)).length * 2 > this.members.length;
   }
 
   /** The leader's zxid: the last one it assigned. */
@@ -132,7 +155,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     s.schedule(this.latency(), () => {
       // A member without a quorum, or one behind what the client already saw (a server restarted
       // with an empty data directory, a lagging follower), refuses: the client tries another.
-      if (!member.up || !this.hasQuorum || request.lastZxidSeen > member.tree.lastZxid) {
+      if (!member.up || !this.hasQuorum || this.links.isLooking(member) || request.lastZxidSeen > member.tree.lastZxid) {
         s.note(`server ${member.id} refuses ${handle.describe()} (seen 0x${request.lastZxidSeen.toString(16)}, has 0x${member.tree.lastZxid.toString(16)})`, SIM_ACTOR);
         s.schedule(this.latency(), refused, 'refused', handle.actor);
         return;
@@ -142,28 +165,36 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       member.connections.add(connection);
       const timeoutMs = Math.min(this.maxTimeout, Math.max(this.minTimeout, request.timeoutMs));
       if (request.session !== 0n) {
-        const record = this.sessions.get(request.session);
-        if (!record || record.ended || record.password !== request.password) {
-          // The server answers an invalid session (a ConnectResponse with timeout 0), then
-          // closes the connection once that is written (ZooKeeperServer.finishSessionInit): the
-          // client reads the answer, and only then the close, and reports the session expired.
-          connection.reply(() => answer(connection, { ok: false, expired: true }), true);
-          connection.close('session expired', true);
-          return;
-        }
-        this.attach(record, connection);
-        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs }));
+        // A follower revalidates the session at the leader, which touches it (Learner.validateSession, Leader.revalidateSession).
+        this.links.toLeader(member, 'revalidate', () => {
+          const record = this.sessions.get(request.session);
+          const valid = record !== undefined && !record.ended && record.password === request.password;
+          if (valid && connection.open) this.attach(record, connection);
+          this.links.toFollower(member, 'revalidated', () => {
+            if (!valid) {
+              // The server answers an invalid session (a ConnectResponse with timeout 0), then
+              // closes the connection once that is written (ZooKeeperServer.finishSessionInit): the
+              // client reads the answer, and only then the close, and reports the session expired.
+              connection.reply(() => answer(connection, { ok: false, expired: true }), true);
+              connection.close('session expired', true);
+              return;
+            }
+            connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs }));
+          });
+        });
         return;
       }
-      // A new session: ZooKeeper's session ids carry the id of the server that made them in their top byte.
-      const record = this.sessions.open(member.id, timeoutMs);
-      const id = record.id;
-      this.attach(record, connection);
-      // Creating a session is a transaction: the reply comes once this member applied it.
-      const index = this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
-      this.log.afterApply(member, index, () =>
-        connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })),
-      );
+      // A new session, made through the leader: its id carries the id of the server that made it in its top byte.
+      this.links.toLeader(member, 'create session', () => {
+        const record = this.sessions.open(member.id, timeoutMs);
+        const id = record.id;
+        if (connection.open) this.attach(record, connection);
+        // Creating a session is a transaction: the reply comes once this member applied it.
+        const index = this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
+        this.log.afterApply(member, index, () =>
+          connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })),
+        );
+      });
     }, 'handshake', SIM_ACTOR);
   }
 
@@ -173,7 +204,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (!member.up || !this.hasQuorum) return connection.close('no quorum');
     if (packet.bytes > this.maxBufferBytes) return connection.close(`packet of ${packet.bytes} bytes exceeds jute.maxbuffer`);
     const record = connection.session === undefined ? undefined : this.sessions.get(connection.session);
-    if (record && !record.ended) this.sessions.touch(record);
+    if (record && !this.endedAt(member, record)) this.links.touch(member, record);
     connection.enqueue(packet);
   }
 
@@ -182,7 +213,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     const member = connection.member;
     const record = this.sessions.get(connection.session!);
     const asker: Asker = { session: connection.session!, ids: connection.ids };
-    if (!record || record.ended) {
+    if (!record || this.endedAt(member, record)) {
       connection.close('session expired');
       return done();
     }
@@ -195,40 +226,43 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
         connection.authenticate(request.id);
         connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
         return done();
-      case 'closeSession': {
-        record.ended = true;
-        const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
-        this.log.afterApply(member, index, () => {
-          connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
-          connection.close('session closed', true);
-          done();
+      case 'closeSession':
+        this.links.toLeader(member, 'close session', () => {
+          record.ended = true;
+          const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
+          this.log.afterApply(member, index, () => {
+            connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+            connection.close('session closed', true);
+            done();
+          });
         });
         return;
-      }
       case 'getData':
       case 'exists':
       case 'getChildren':
       case 'getAcl':
         this.serveRead(connection, packet, asker);
         return done();
-      case 'sync': {
+      case 'sync':
         // The leader answers a sync in its log order: once this member applied everything before it.
-        this.scheduler.schedule(this.latency(), () => {
+        this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'sync', () => {
           this.log.afterApply(member, this.log.length, () => {
             connection.reply(() => packet.answer(0, request.path, member.tree.lastZxid));
             done();
           });
-        }, 'sync', SIM_ACTOR);
+        }), 'sync', SIM_ACTOR);
         return;
-      }
       default: {
         // A write: relayed to the leader, checked and committed there, answered by this member
         // once it applied the entry. A failed write is committed too (an error transaction).
-        this.scheduler.schedule(this.latency(), () => {
+        this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'relay', () => {
           let rc = 0;
           let value: unknown;
           let index = this.log.length;
-          if (record.owner !== member || this.movedOnce.delete(record.id)) {
+          if (record.ended) {
+            // The leader's PrepRequestProcessor checks the session first (a follower cut off may not know it expired).
+            rc = RC.SESSIONEXPIRED;
+          } else if (record.owner !== member || this.movedOnce.delete(record.id)) {
             rc = RC.SESSIONMOVED;
           } else {
             const write = request as WriteRequest;
@@ -249,7 +283,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
             connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
             done();
           });
-        }, 'relay', SIM_ACTOR);
+        }), 'relay', SIM_ACTOR);
       }
     }
   }
@@ -302,7 +336,38 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     record.ended = true;
     this.scheduler.note(`session 0x${record.id.toString(16)} expires (${why})`, SIM_ACTOR);
     this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
-    for (const member of this.members) for (const c of member.connections) if (c.session === record.id) c.close('session expired');
+    // A member closes the session's connections as it applies the closeSession (FinalRequestProcessor):
+    // a follower cut off from the leader does not, and goes on serving the session.
+    for (const member of this.members) if (!this.links.isCut(member)) this.closeEnded(member, record.id);
+  }
+
+  /** Whether `member` knows that `record` ended: a follower cut off from the leader has not applied its closeSession. */
+  private endedAt(member: Member, record: SessionRecord): boolean {
+    return record.ended && !this.links.isCut(member);
+  }
+
+  /** Closes `member`'s connections of session `id`, or of every session that ended. */
+  private closeEnded(member: Member, id?: bigint): void {
+    for (const c of [...member.connections]) {
+      if (c.session !== undefined && (id === undefined ? this.sessions.get(c.session)?.ended : c.session === id)) c.close('session expired');
+    }
+  }
+
+  private linkHost(): LinkHost {
+    return {
+      scheduler: this.scheduler,
+      latency: () => this.latency(),
+      session: (id) => this.sessions.get(id),
+      touch: (record) => this.sessions.touch(record),
+      lostLeader: (member, why) => {
+        for (const c of [...member.connections]) c.close(`lost the leader: ${why}`);
+      },
+      rejoined: (member) => {
+        // It syncs with the leader: the closeSessions it missed close their connections.
+        this.closeEnded(member);
+        this.log.scheduleApply(member);
+      },
+    };
   }
 
   // ------------------------------------------------------------------ faults and inspection
@@ -323,9 +388,32 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.network.holding(connection);
   }
 
+  /**
+   * Follower `id`'s link to the leader stops delivering, silently (see `LeaderLinks`), until
+   * `reconnectFollower`. Refused (false) for the leader, and when the rest would not keep a quorum.
+   */
+  cutFollower(id: number): boolean {
+    const member = this.members.find((m) => m.id === id)!;
+    if (this.links.isLeader(member) || this.links.isCut(member)) return false;
+    if (this.members.filter((m) => m !== member && m.up && !this.links.isCut(m)).length * 2 <= this.members.length) return false;
+    this.links.cut(member);
+    return true;
+  }
+
+  /** Follower `id`'s link to the leader delivers again. */
+  reconnectFollower(id: number): void {
+    this.links.heal(this.members.find((m) => m.id === id)!);
+  }
+
+  /** The members that follow the leader (none in a one-server ensemble). */
+  get followers(): Member[] {
+    return this.links.followers();
+  }
+
   /** Ends every partition and lag, and starts every stopped member: the faults are over. */
   heal(): void {
     this.network.healAll();
+    for (const member of this.links.cutFollowers()) this.links.heal(member);
     for (const member of this.members) {
       member.lagUntil = 0;
       this.setMemberUp(member.id, true);
@@ -362,7 +450,10 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (member.up === up) return;
     member.up = up;
     if (!up) for (const c of [...member.connections]) c.close('server stopped');
-    else this.log.scheduleApply(member);
+    else {
+      this.links.restarted(member);
+      this.log.scheduleApply(member);
+    }
     if (!this.hasQuorum) for (const m of this.members) for (const c of [...m.connections]) c.close('quorum lost');
   }
 

@@ -43,8 +43,9 @@ const ZINVALIDSTATE = -9;
  * The C client over a `SimulatedEnsemble`, with the surface of the `zookeeper` package's handle
  * (`NativeZooKeeper` plus the `a_*` requests of `NativeBinding`), so that `ZooKeeperHandle`
  * drives it unchanged. It behaves as the C client does where the library can tell:
- * - it tries the connect string's hosts in order, round after round, and resumes its session on
- *   any member; a member refuses it when behind the last zxid it saw;
+ * - it tries the connect string's hosts in an order it shuffles once (`addrvec_shuffle`), round
+ *   after round, and resumes its session on any member; a member refuses it when behind the last
+ *   zxid it saw;
  * - requests made while connecting are sent after the handshake, and fail with CONNECTIONLOSS
  *   when an attempt fails; requests in flight when the connection drops fail with CONNECTIONLOSS
  *   (whether or not the server applied them);
@@ -86,7 +87,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding, Connecti
   ) {
     this.actor = ensemble.scheduler.actor;
     const connect = String(config.connect ?? '');
-    this.hosts = (connect.includes('/') ? connect.slice(0, connect.indexOf('/')) : connect).split(',');
+    this.hosts = ensemble.scheduler.random.shuffle((connect.includes('/') ? connect.slice(0, connect.indexOf('/')) : connect).split(','));
     this.requestedTimeout = this.timeout = Number(config.timeout ?? 30_000);
     if (config.client_id !== undefined) {
       this.session = BigInt(`0x${String(config.client_id)}`);

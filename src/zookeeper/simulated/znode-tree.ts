@@ -32,9 +32,11 @@ interface Znode {
    * Children created, ever (signed 32 bits): the sequence suffix of the next sequential child.
    * The server keeps this as its cversion and shows clients `2 * creates - numChildren`, i.e.
    * creates plus deletes, so the cversion a client reads runs ahead of the next suffix once a
-   * child was deleted.
+   * child was deleted. It starts at the tree's `sequenceStart` (0 on a real server).
    */
   creates: number;
+  /** Where `creates` started. */
+  readonly start: number;
   /** Insertion order; listings are shuffled by the server anyway (see `SimulatedEnsemble`). */
   readonly children: Set<string>;
 }
@@ -97,8 +99,9 @@ export class ZnodeTree {
   /** The zxid of the last transaction applied. */
   lastZxid = 0n;
 
-  constructor() {
-    this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set(), creates: 0 });
+  /** `sequenceStart`: where every node's child-create count starts (a simulation's option, to reach the wrap at 2^31 early). */
+  constructor(private readonly sequenceStart = 0) {
+    this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set(), creates: sequenceStart, start: sequenceStart });
   }
 
   /** The leader's check of a write against this (its) tree: the transaction, or the failure. */
@@ -157,7 +160,7 @@ export class ZnodeTree {
 
   /** Containers that had a child once and have none now: the container sweep deletes them. */
   emptyContainers(): string[] {
-    return [...this.nodes].filter(([, n]) => n.stat.ephemeralOwner === CONTAINER_OWNER && n.children.size === 0 && n.creates !== 0).map(([p]) => p);
+    return [...this.nodes].filter(([, n]) => n.stat.ephemeralOwner === CONTAINER_OWNER && n.children.size === 0 && n.creates !== n.start).map(([p]) => p);
   }
 
   /** Applies a committed transaction; returns the notifications of this server's watches it fired. */
@@ -167,7 +170,7 @@ export class ZnodeTree {
     switch (txn.type) {
       case 'create': {
         const parent = this.nodes.get(parentOf(txn.path))!;
-        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: 0 });
+        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: this.sequenceStart, start: this.sequenceStart });
         parent.children.add(basenameOf(txn.path));
         parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
@@ -293,7 +296,7 @@ export class ZnodeTree {
 /** The stat as a client reads it: the container marker hidden, cversion as creates plus deletes. */
 function statOf(node: Znode): SimStat {
   const ephemeralOwner = node.stat.ephemeralOwner === CONTAINER_OWNER ? 0n : node.stat.ephemeralOwner;
-  return { ...node.stat, ephemeralOwner, cversion: (2 * node.creates - node.children.size) | 0 };
+  return { ...node.stat, ephemeralOwner, cversion: (2 * (node.creates - node.start) - node.children.size + node.start) | 0 };
 }
 
 function newStat(zxid: bigint, time: number, owner: bigint, dataLength: number): SimStat {
