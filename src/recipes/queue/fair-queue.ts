@@ -110,7 +110,9 @@ export class FairQueue {
 
   /**
    * Queues up in `dir` and resolves once we hold: at the head, or wherever the driver's `placeOf`
-   * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once. Rejects with `LockTimeoutError`,
+   * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once; with `waitMs`
+   * 0 on a disconnected session (or one that disconnects before the answer) rejects with
+   * `ZooKeeperUnreachableError` instead of waiting for it. Rejects with `LockTimeoutError`,
    * `LockAbortedError` or `SessionClosedError`, having given up our place first (in the
    * background when the connection is down or a request of ours is unanswered: a stop never
    * waits for the ensemble, and the node goes once the session is back, or with the session).
@@ -131,7 +133,7 @@ export class FairQueue {
       inFlight: undefined,
       foreign: (path) => this.foreign.add(path),
     };
-    const control = WaitControl.create(dir, options.signal, options.waitMs);
+    const control = WaitControl.create(dir, options.signal, options.waitMs, this.session);
     let waited = false;
     try {
       for (;;) {
