@@ -1,6 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { hostname } from 'node:os';
 import { describeValue } from './errors/describe-value.js';
+import { validateDuration } from './errors/duration-option.js';
 import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { validateLockName } from './recipes/lock-name.js';
@@ -22,13 +23,13 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
   return {
     connect: validateConnectString(options.connect),
     root: validateZnodePath('root', options.root ?? ZK_LOCK_DEFAULTS.root),
-    sessionTimeoutMs: validateInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, 100, MAX_INT32),
-    connectTimeoutMs: validateInteger('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, 1, MAX_INT32),
+    sessionTimeoutMs: validateDuration('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, { min: 100, integer: true }),
+    connectTimeoutMs: validateDuration('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, { min: 1, integer: true }),
     auth,
     acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
-    drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
+    drainTimeoutMs: validateDuration('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, { integer: true }),
     maxRecordBytes: validateInteger('maxRecordBytes', options.maxRecordBytes ?? ZK_LOCK_DEFAULTS.maxRecordBytes, 1, MAX_INT32),
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,

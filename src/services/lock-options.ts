@@ -1,4 +1,5 @@
 import { describeValue } from '../errors/describe-value.js';
+import { validateDuration } from '../errors/duration-option.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import type { AcquireOptions } from '../recipes/lock/lock-client.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
@@ -45,9 +46,7 @@ export function validateSemaphorePermits(permits: SemaphorePermits): PermitReque
 export function validateAcquireOptions(options: AcquireOptions): void {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   const { waitMs, signal } = options;
-  if (waitMs !== undefined && (typeof waitMs !== 'number' || Number.isNaN(waitMs) || waitMs < 0)) {
-    throw new InvalidOptionsError('waitMs', `expected a number of milliseconds >= 0, got ${describeValue(waitMs)}`);
-  }
+  if (waitMs !== undefined) validateDuration('waitMs', waitMs, { unbounded: true });
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new InvalidOptionsError('signal', 'expected an AbortSignal');
 }
 

@@ -10,6 +10,8 @@ import { WithLock } from '../../src/decorators/with-lock.decorator.js';
 import { DecoratorMisuseError } from '../../src/errors/decorator-misuse.error.js';
 import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { withTimeout } from '../support/wait.js';
 import { lockAppSuite, testRoot } from './lock-test-kit.js';
 
 const BAD_NAMES: [string, unknown][] = [
@@ -86,6 +88,30 @@ describe('bad input fails fast with typed errors', () => {
     // @WithLock checks its options when the class is defined, not at the first call.
     assert.throws(() => WithLock('plain', { onBusy: 'maybe' as never }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'onBusy');
     assert.throws(() => WithLock('plain', { waitMs: -5 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'waitMs');
+    assert.equal(bodyRuns, 1);
+  });
+
+  it('waitMs above 2^31-1 ms (the longest timer Node keeps) is refused, not timed out after 1 ms; Infinity waits without bound', async () => {
+    const held = await suite.locks.acquire('held-long');
+    try {
+      const tooLong = (error: unknown) => {
+        assert.ok(error instanceof InvalidOptionsError, `expected InvalidOptionsError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        assert.equal(error.field, 'waitMs');
+        assert.match(error.message, /2147483648/, 'names the value');
+        assert.match(error.message, /2147483647/, 'names the maximum');
+        return true;
+      };
+      const waitMs = 2 ** 31;
+      // Bounded by 2 s: the call must settle at once either way (refused now; timed out after 1 ms before).
+      await assert.rejects(withTimeout(suite.locks.acquire('held-long', { waitMs }), 2000, 'acquire waited'), tooLong, 'acquire');
+      await assert.rejects(withTimeout(suite.locks.withLock('held-long', () => void (bodyRuns += 1), { waitMs }), 2000, 'withLock waited'), tooLong, 'withLock');
+      await assert.rejects(withTimeout(new LockClient(suite.observer, { root }).acquire('held-long', { waitMs }), 2000, 'LockClient waited'), tooLong, 'LockClient.acquire');
+      assert.throws(() => WithLock('held-long', { waitMs }), tooLong, '@WithLock, when the class is defined');
+      assert.equal(await suite.locks.withLock('free-long', () => 'ok', { waitMs: 2 ** 31 - 1 }), 'ok', 'the maximum itself is fine');
+      assert.equal(await suite.locks.withLock('free-long', () => 'ok', { waitMs: Number.POSITIVE_INFINITY }), 'ok', 'Infinity: no bound');
+    } finally {
+      await held.release();
+    }
     assert.equal(bodyRuns, 1);
   });
 

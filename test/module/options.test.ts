@@ -9,7 +9,9 @@ import { describe, it } from 'node:test';
 import { Test } from '@nestjs/testing';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
+import { ZkLockTestingModule } from '../../src/testing/index.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 
@@ -80,6 +82,20 @@ describe('resolveZkLockOptions', () => {
     assertInvalid({ ...GOOD, connectTimeoutMs: 0 }, 'connectTimeoutMs');
     assertInvalid({ ...GOOD, drainTimeoutMs: -5 }, 'drainTimeoutMs');
     for (const maxRecordBytes of [0, -1, 1.5, 2 ** 31, '1024', Number.NaN]) assertInvalid({ ...GOOD, maxRecordBytes }, 'maxRecordBytes');
+  });
+
+  it('refuses every duration above 2^31-1 ms (Node would fire its timer after 1 ms), naming the value and the maximum', () => {
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs', 'drainTimeoutMs']) {
+      assertInvalid({ ...GOOD, [field]: 2 ** 31 }, field);
+      assert.throws(() => resolveZkLockOptions({ ...GOOD, [field]: 2 ** 31 }), /2147483648.*2147483647|2147483647.*2147483648/);
+      assert.equal(resolveZkLockOptions({ ...GOOD, [field]: 2 ** 31 - 1 })[field as 'drainTimeoutMs'], 2 ** 31 - 1, `${field} at the maximum`);
+    }
+    // The session on its own (without the module's validation), and the testing module.
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
+      const options = { connectString: '127.0.0.1:2181', sessionTimeoutMs: 4000, connectTimeoutMs: 1000, [field]: 2 ** 31 };
+      assert.throws(() => new ZkSession(options), (error: unknown) => error instanceof InvalidOptionsError && error.field === field && /2147483647/.test(error.message), `ZkSession ${field}`);
+    }
+    assert.throws(() => ZkLockTestingModule.forRoot({ drainTimeoutMs: 2 ** 31 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'drainTimeoutMs');
   });
 
   it('rejects bad auth, log level and identity', () => {

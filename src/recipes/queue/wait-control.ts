@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import { validateDuration } from '../../errors/duration-option.js';
 import { LockAbortedError } from '../../errors/lock-aborted.error.js';
 import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
 import { ZooKeeperUnreachableError } from '../../errors/zookeeper-unreachable.error.js';
@@ -46,8 +47,12 @@ export class WaitControl {
     }
   }
 
-  /** `session`: the one a try-once (`waitMs` 0) stops on when it disconnects. */
+  /**
+   * `session`: the one a try-once (`waitMs` 0) stops on when it disconnects. Throws
+   * `InvalidOptionsError` for a `waitMs` no timer can hold (it would fire after 1 ms).
+   */
   static create(path: string, signal: AbortSignal | undefined, waitMs: number | undefined, session?: ZkSessionClient): WaitControl | undefined {
+    if (waitMs !== undefined) validateDuration('waitMs', waitMs, { unbounded: true });
     const timed = waitMs !== undefined && waitMs > 0 && Number.isFinite(waitMs);
     const tryOnce = session !== undefined && waitMs === 0;
     return signal || timed || tryOnce ? new WaitControl(path, signal, waitMs, session) : undefined;
