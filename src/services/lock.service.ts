@@ -13,6 +13,7 @@ import { findHeldLock, findLockFrame } from './lock-context.js';
 import { LockedCalls } from './locked-calls.js';
 import {
   refuseRecovery,
+  SEMAPHORE_OPTION_KEYS,
   validateAcquireOptions,
   validateSemaphorePermits,
   validateWithLockOptions,
@@ -151,8 +152,8 @@ export class LockService implements BeforeApplicationShutdown {
   withSemaphore<T>(name: string, options: SemaphoreOptions & { onBusy?: 'wait' | 'throw' }, fn: (lock: HeldLock) => T | Promise<T>): Promise<T>;
   withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined>;
   async withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined> {
-    const request = validateSemaphorePermits(options);
-    validateWithLockOptions(options);
+    const request = validateSemaphorePermits(options, SEMAPHORE_OPTION_KEYS);
+    validateWithLockOptions(options, SEMAPHORE_OPTION_KEYS);
     refuseRecovery(options, 'withSemaphore');
     const path = this.locks.pathOf(name, 'semaphore');
     const frame = findLockFrame(this.semaphoreFrames, name);
@@ -230,7 +231,7 @@ export class LockService implements BeforeApplicationShutdown {
    */
   private async obtain(path: string, take: (waitMs: number | undefined, signal: AbortSignal) => Promise<Lease | undefined>, options: ReadWriteLockOptions): Promise<Lease | undefined> {
     const onBusy = options.onBusy ?? 'wait';
-    if (onBusy === 'wait') return this.acquireOf(path, take, options);
+    if (onBusy === 'wait') return this.acquireOf(path, take, { waitMs: options.waitMs, signal: options.signal });
     try {
       // No waitMs: tried once, never queued (as `tryAcquire`, which a shutdown refuses).
       if (options.waitMs === undefined && this.shutdown.signal.aborted) throw this.shutdown.signal.reason;
