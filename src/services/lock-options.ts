@@ -14,7 +14,8 @@ export interface WithLockOptions extends AcquireOptions {
   /**
    * When the lock is not granted at once (or within `waitMs`): `wait` (default) keeps waiting,
    * then throws `LockTimeoutError`; `skip` returns undefined without running; `throw` throws
-   * `LockBusyError`. With `skip` / `throw` and no `waitMs`, the lock is tried once, never queued.
+   * `LockBusyError`. With `skip` / `throw` and no `waitMs`, the lock is tried once, never queued,
+   * and a disconnected session rejects it with `ZooKeeperUnreachableError` instead of waiting.
    */
   readonly onBusy?: OnBusy;
   /**

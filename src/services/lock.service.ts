@@ -71,7 +71,10 @@ export class LockService implements BeforeApplicationShutdown {
     return this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
   }
 
-  /** The lease if nobody holds or waits for the lock, else undefined. Never queues. */
+  /**
+   * The lease if nobody holds or waits for the lock, else undefined. Never queues, and never waits
+   * for ZooKeeper: `ZooKeeperUnreachableError` when the session is disconnected (see `FairQueue.join`).
+   */
   tryAcquire(name: string): Promise<Lease | undefined> {
     if (this.shutdown.signal.aborted) return Promise.reject(this.shutdown.signal.reason);
     return this.locks.tryAcquire(name);

@@ -57,7 +57,7 @@ class ReportsController {
 
   @Get('unreachable')
   unreachable(): never {
-    throw new ZooKeeperUnreachableError('/zk-lock/locks/report-1', 'suspended');
+    throw new ZooKeeperUnreachableError('/zk-lock/locks/report-1', 'the session is suspended');
   }
 
   @Get('corrupt')

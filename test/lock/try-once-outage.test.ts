@@ -10,11 +10,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ZooKeeperUnreachableError } from '../../src/errors/zookeeper-unreachable.error.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { isConnectedState } from '../../src/zookeeper/session-state.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, sharedConnect, testRoot } from './lock-test-kit.js';
@@ -95,6 +97,58 @@ describe('try-once while ZooKeeper is unreachable', () => {
       proxy.refuse(false);
       await waitFor(() => isConnectedState(session.state), { timeoutMs: 15_000, message: 'session back' });
       assert.deepEqual(await nodesLeft(), [], 'nothing was queued');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a try that finds the lock busy answers undefined although the connection drops before its node is deleted; the node goes once the session is back', async () => {
+    try {
+      const holder = await new LockClient(observer, { root }).acquire('busy');
+      const faulty = new FaultySession(session);
+      const options = resolveZkLockOptions({ connect: proxy.connectString, root });
+      const tryLocks = new LockService(zooKeeperBackend(faulty, options), options);
+      const sessionId = session.sessionId;
+      // The network goes silent (replies held) just before the delete of the busy try's node is
+      // sent: the client declares the connection dead after its read timeout (suspended), and the
+      // session counts as lost only later.
+      faulty.before('delete', () => proxy.cutReplies(), 1);
+      const outcome = await withTimeout(tryLocks.withLock('busy', () => 'ran', { onBusy: 'skip' }), 15_000, 'still waiting after the drop');
+      assert.equal(outcome, undefined, 'busy: skipped');
+      assert.equal(session.state, 'suspended', 'answered once the drop was noticed, not once the session counted as lost (or came back)');
+
+      proxy.restore();
+      await waitFor(() => isConnectedState(session.state), { timeoutMs: 15_000, message: 'session back' });
+      assert.equal(session.sessionId, sessionId, 'the same session came back');
+      await waitFor(async () => (await nodesLeft()).length === 1, { timeoutMs: 10_000, message: "only the holder's node: the try's is gone" });
+      await holder.release();
+      await withTimeout(tryLocks.beforeApplicationShutdown(), 10_000, 'shutdown');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a try whose request fails with connection loss answers at once, even while the session still reports connected', async () => {
+    try {
+      await (await locks.acquire('reset')).release(); // the directory exists
+      const faulty = new FaultySession(session);
+      const options = resolveZkLockOptions({ connect: proxy.connectString, root });
+      const tryLocks = new LockService(zooKeeperBackend(faulty, options), options);
+      // The server goes down as the create goes out. The `zookeeper` package then fails the create
+      // with CONNECTIONLOSS without reporting the disconnection (the state stays `connected`).
+      faulty.before('create', () => {
+        proxy.refuse(true);
+        proxy.reset();
+      }, 1);
+      const outcome = await withTimeout(tryLocks.tryAcquire('reset'), 15_000, 'still waiting after the connection loss').then(
+        (lease) => `resolved ${lease ? 'a lease' : 'undefined'}`,
+        (error: unknown) => (error instanceof ZooKeeperUnreachableError && /CONNECTIONLOSS on create/.test(error.message) ? 'unreachable' : `rejected: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      assert.equal(outcome, 'unreachable');
+
+      proxy.refuse(false);
+      await waitFor(async () => (await nodesLeft()).length === 0 && isConnectedState(session.state), { timeoutMs: 15_000, message: 'nothing left once the server is back' });
+      await withTimeout(tryLocks.beforeApplicationShutdown(), 10_000, 'shutdown');
     } finally {
       await close();
     }

@@ -34,7 +34,7 @@ export class WaitControl {
       // the session timeout); whatever that look made is cleaned up by the join (see `FairQueue`).
       // state$ replays the current state synchronously: a try on a disconnected session stops here.
       this.disconnection = session.state$.subscribe((change) => {
-        if (!isConnectedState(change.state)) this.stop(new ZooKeeperUnreachableError(path, change.state));
+        if (!isConnectedState(change.state)) this.stop(new ZooKeeperUnreachableError(path, `the session is ${change.state}`));
       });
     }
     if (callerSignal) {
