@@ -2,7 +2,7 @@ import { describeValue } from '../errors/describe-value.js';
 import { validateDuration } from '../errors/duration-option.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { refuseUnknownKeys } from '../errors/known-keys.js';
-import type { AcquireOptions } from '../recipes/lock/lock-client.js';
+import { ACQUIRE_OPTION_KEYS, type AcquireOptions } from '../recipes/lock/acquire-options.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
 import { validatePermitRequest, type PermitRequest } from '../recipes/semaphore/permit-driver.js';
 
@@ -43,7 +43,6 @@ const ON_BUSY: readonly OnBusy[] = ['wait', 'skip', 'throw'];
 
 // The keys each kind of call knows (`satisfies`: the compiler checks each list against its type).
 // `recover` is known to every locked call, so that those without recovery refuse it by name (`refuseRecovery`).
-const ACQUIRE_KEYS = Object.keys({ waitMs: 1, signal: 1 } satisfies Record<keyof AcquireOptions, 1>);
 const PERMIT_KEYS = Object.keys({ permits: 1, take: 1 } satisfies Record<keyof SemaphorePermits, 1>);
 const WITH_LOCK_KEYS = Object.keys({ waitMs: 1, signal: 1, onBusy: 1, recover: 1 } satisfies Record<keyof WithLockOptions, 1>);
 /** What `withSemaphore` and `@WithSemaphore` know: its permits and a locked call's options. */
@@ -57,7 +56,7 @@ export function validateSemaphorePermits(permits: SemaphorePermits, known: reado
 }
 
 /** Throws `InvalidOptionsError` naming the first bad field, or a key not in `known` (by default `waitMs` and `signal`). */
-export function validateAcquireOptions(options: AcquireOptions, known: readonly string[] = ACQUIRE_KEYS): void {
+export function validateAcquireOptions(options: AcquireOptions, known: readonly string[] = ACQUIRE_OPTION_KEYS): void {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   refuseUnknownKeys(options, known);
   const { waitMs, signal } = options;

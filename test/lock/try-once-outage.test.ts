@@ -134,8 +134,9 @@ describe('try-once while ZooKeeper is unreachable', () => {
       const faulty = new FaultySession(session);
       const options = resolveZkLockOptions({ connect: proxy.connectString, root });
       const tryLocks = new LockService(zooKeeperBackend(faulty, options), options);
-      // The server goes down as the create goes out. The `zookeeper` package then fails the create
-      // with CONNECTIONLOSS without reporting the disconnection (the state stays `connected`).
+      // The server goes down as the create goes out. The `zookeeper` package fails the create with
+      // CONNECTIONLOSS, and (with the package as installed here) reports no disconnection: the
+      // state stays `connected`, so only the failed request can tell the try.
       faulty.before('create', () => {
         proxy.refuse(true);
         proxy.reset();

@@ -102,6 +102,10 @@ describe('bad input fails fast with typed errors', () => {
     await assert.rejects(suite.locks.withLocks(['a', 'b'], () => void (bodyRuns += 1), { waitms: 5 } as never), unknown('waitms', /did you mean 'waitMs'\?/));
     await assert.rejects(suite.locks.withSemaphore('s', { permits: 2, tak: 1 } as never, () => void (bodyRuns += 1)), unknown('tak', /did you mean 'take'\?/));
     await assert.rejects(suite.locks.acquireSemaphore('s', { permits: 2, takes: 1 } as never), unknown('takes', /did you mean 'take'\?/));
+    const client = new LockClient(suite.observer, { root });
+    await assert.rejects(client.acquire('plain', { waitMS: 5 } as never), unknown('waitMS', /did you mean 'waitMs'\?/), 'LockClient.acquire');
+    await assert.rejects(client.acquireWrite('plain', { onBusy: 'skip' } as never), unknown('onBusy', /known options: waitMs, signal/), 'LockClient.acquireWrite');
+    await assert.rejects(client.acquirePermits('s', { permits: 2, take: 1 }, { wait: 5 } as never), unknown('wait', /did you mean 'waitMs'\?/), 'LockClient.acquirePermits');
     assert.throws(() => WithLock('plain', { onbusy: 'skip' } as never), unknown('onbusy', /did you mean 'onBusy'\?/), '@WithLock, when the class is defined');
     assert.throws(() => WithSemaphore('s', { permits: 2, onBusy: 'skip', waitMS: 5 } as never), unknown('waitMS', /did you mean 'waitMs'\?/), '@WithSemaphore');
     assert.equal(await suite.locks.withSemaphore('s', { permits: 2, take: 1, onBusy: 'skip', waitMs: 100 }, () => 'ok'), 'ok', 'every known option of a semaphore call');
