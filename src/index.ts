@@ -78,6 +78,7 @@ export {
 
 export { ZkLockError } from './errors/zk-lock.error.js';
 export { ZooKeeperError, type ZooKeeperErrorName } from './errors/zookeeper.error.js';
+export { ZooKeeperUnreachableError } from './errors/zookeeper-unreachable.error.js';
 export { ConnectTimeoutError } from './errors/connect-timeout.error.js';
 export { InvalidOptionsError } from './errors/invalid-options.error.js';
 export { SessionClosedError } from './errors/session-closed.error.js';

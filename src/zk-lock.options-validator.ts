@@ -1,8 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { hostname } from 'node:os';
 import { describeValue } from './errors/describe-value.js';
+import { validateDuration } from './errors/duration-option.js';
 import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
+import { refuseUnknownKeys } from './errors/known-keys.js';
 import { validateLockName } from './recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
@@ -13,22 +15,37 @@ const MAX_INT32 = 2_147_483_647;
 // Same rule ZooKeeper's PathUtils applies, plus control characters, which it also refuses.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
 
-/** Validates module options at start-up and fills in defaults; throws `InvalidOptionsError` naming the field. */
+// Every key of each options type: `satisfies` makes the compiler check the list both ways, so a new option cannot be refused as unknown.
+/** The keys of `ZkLockModuleOptions`, in the order the README lists them. */
+export const ZK_LOCK_OPTION_KEYS: readonly string[] = Object.keys({
+  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, clientLogLevel: 1,
+} satisfies Record<keyof ZkLockModuleOptions, 1>);
+const ELECTION_KEYS = Object.keys({ name: 1, joinOnBootstrap: 1, suspendPolicy: 1, warmUpHandOver: 1 } satisfies Record<keyof ZkLockElectionOptions, 1>);
+const AUTH_KEYS = Object.keys({ scheme: 1, credentials: 1 } satisfies Record<keyof ZkAuth, 1>);
+const ACL_KEYS = Object.keys({ perms: 1, scheme: 1, id: 1 } satisfies Record<keyof ZkAcl, 1>);
+/** The module's own options (`ZkLockModuleExtras`): `forRoot` takes them out before validation; a `forRootAsync` factory must not return them. */
+const EXTRA_HINT = 'it shapes the module, so it goes to forRoot / forRootAsync itself (beside useFactory), not into the options a forRootAsync factory returns';
+
+/**
+ * Validates module options at start-up and fills in defaults; throws `InvalidOptionsError` naming
+ * the field, also for an unknown one (a typo would otherwise leave its default in force unseen).
+ */
 export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') {
     throw new InvalidOptionsError('options', 'expected an object with at least `connect`');
   }
+  refuseUnknownKeys(options, ZK_LOCK_OPTION_KEYS, '', { isGlobal: EXTRA_HINT, exceptionFilter: EXTRA_HINT });
   const auth = validateAuth(options.auth);
   return {
     connect: validateConnectString(options.connect),
     root: validateZnodePath('root', options.root ?? ZK_LOCK_DEFAULTS.root),
-    sessionTimeoutMs: validateInteger('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, 100, MAX_INT32),
-    connectTimeoutMs: validateInteger('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, 1, MAX_INT32),
+    sessionTimeoutMs: validateDuration('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, { min: 100, integer: true }),
+    connectTimeoutMs: validateDuration('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, { min: 1, integer: true }),
     auth,
     acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
-    drainTimeoutMs: validateInteger('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, 0, MAX_INT32),
+    drainTimeoutMs: validateDuration('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, { integer: true }),
     maxRecordBytes: validateInteger('maxRecordBytes', options.maxRecordBytes ?? ZK_LOCK_DEFAULTS.maxRecordBytes, 1, MAX_INT32),
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
@@ -38,6 +55,7 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
 function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
   if (value === undefined) return ZK_LOCK_DEFAULTS.election;
   if (value === null || typeof value !== 'object') throw new InvalidOptionsError('election', 'expected an object { name?, joinOnBootstrap?, suspendPolicy?, warmUpHandOver? }');
+  refuseUnknownKeys(value, ELECTION_KEYS, 'election.');
   const defaults = ZK_LOCK_DEFAULTS.election;
   const { name = defaults.name, joinOnBootstrap = defaults.joinOnBootstrap, suspendPolicy = defaults.suspendPolicy, warmUpHandOver = defaults.warmUpHandOver } = value as ZkLockElectionOptions;
   try {
@@ -129,6 +147,7 @@ function validateAuth(value: ZkLockModuleOptions['auth']): readonly ZkAuth[] {
   return list.map((auth: unknown, index) => {
     const field = Array.isArray(value) ? `auth[${index}]` : 'auth';
     if (auth === null || typeof auth !== 'object') throw new InvalidOptionsError(field, 'expected { scheme, credentials }');
+    refuseUnknownKeys(auth, AUTH_KEYS, `${field}.`);
     const { scheme, credentials } = auth as Partial<ZkAuth>;
     if (typeof scheme !== 'string' || scheme === '') throw new InvalidOptionsError(`${field}.scheme`, 'expected a scheme such as "digest"');
     if (typeof credentials !== 'string' || credentials === '') {
@@ -155,6 +174,7 @@ function validateAcl(value: ZkLockModuleOptions['acl'], auth: readonly ZkAuth[])
   return value.map((entry: unknown, index) => {
     const field = `acl[${index}]`;
     if (entry === null || typeof entry !== 'object') throw new InvalidOptionsError(field, 'expected { perms, scheme, id }');
+    refuseUnknownKeys(entry, ACL_KEYS, `${field}.`);
     const { perms, scheme, id } = entry as Partial<ZkAcl>;
     validateInteger(`${field}.perms`, perms, 1, ZK_PERMS.ALL);
     if (typeof scheme !== 'string' || scheme === '') throw new InvalidOptionsError(`${field}.scheme`, 'expected a scheme such as "digest"');

@@ -1,6 +1,7 @@
 import type { CanActivate, DynamicModule, ForwardReference, Type } from '@nestjs/common';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { refuseUnknownKeys } from '../errors/known-keys.js';
 
 /** Options of `ZkLockDashboardModule.forRoot`. */
 export interface ZkLockDashboardOptions {
@@ -27,9 +28,12 @@ export interface ResolvedDashboardOptions {
 }
 
 const PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+const KEYS = Object.keys({ path: 1, guard: 1, public: 1, timelineSize: 1, imports: 1 } satisfies Record<keyof ZkLockDashboardOptions, 1>);
 
 /** Checks the options; throws `InvalidOptionsError` (the module never starts unguarded by accident). */
 export function resolveDashboardOptions(options: ZkLockDashboardOptions): ResolvedDashboardOptions {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionsError('dashboard', 'expected an object such as { guard: AdminGuard }');
+  refuseUnknownKeys(options, KEYS, 'dashboard.');
   const path = (options.path ?? 'zk-lock').replace(/^\/+|\/+$/g, '');
   if (!PATH.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) throw new InvalidOptionsError('dashboard.path', `expected URL path segments such as "admin/zk-lock", got ${JSON.stringify(options.path)}`);
   if (options.guard === undefined && options.public !== true) {

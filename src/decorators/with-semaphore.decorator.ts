@@ -1,5 +1,5 @@
 import type { SemaphoreOptions } from '../services/lock-options.js';
-import { refuseRecovery, validateSemaphorePermits, validateWithLockOptions } from '../services/lock-options.js';
+import { refuseRecovery, SEMAPHORE_OPTION_KEYS, validateSemaphorePermits, validateWithLockOptions } from '../services/lock-options.js';
 import { WITH_SEMAPHORE_METADATA } from '../zk-lock.constants.js';
 import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource } from './lock-service-method.js';
 
@@ -12,8 +12,8 @@ import { checkLockNameSource, lockNameOf, lockServiceMethod, type LockNameSource
 export function WithSemaphore(name: LockNameSource, options: Omit<SemaphoreOptions, 'signal'>): MethodDecorator {
   checkLockNameSource('WithSemaphore', name);
   // Fail when the class is defined, not at the first call.
-  validateSemaphorePermits(options);
+  validateSemaphorePermits(options, SEMAPHORE_OPTION_KEYS);
   refuseRecovery(options, '@WithSemaphore');
-  validateWithLockOptions(options);
+  validateWithLockOptions(options, SEMAPHORE_OPTION_KEYS);
   return lockServiceMethod('WithSemaphore', WITH_SEMAPHORE_METADATA, { name, options }, (locks, args, call) => locks.withSemaphore(lockNameOf(name, args), options, call));
 }

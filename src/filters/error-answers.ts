@@ -10,6 +10,7 @@ import { RepeatedConnectionLossError } from '../errors/repeated-connection-loss.
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import type { ZkLockError } from '../errors/zk-lock.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { ZooKeeperUnreachableError } from '../errors/zookeeper-unreachable.error.js';
 
 /** What an HTTP client is told of one of the library's errors. */
 export interface HttpAnswer {
@@ -23,7 +24,8 @@ export interface HttpAnswer {
  * - 400: the request named a lock that cannot exist (`InvalidLockNameError`);
  * - 409: the lock is held and the call was told not to wait (`LockBusyError`);
  * - 503, with `Retry-After`: the answer may differ later: the lock was not granted in time, this
- *   process stopped leading, or ZooKeeper cannot be reached (or the lock was lost with it), or
+ *   process stopped leading, or ZooKeeper cannot be reached (`ZooKeeperUnreachableError` for a
+ *   try-once; or the lock was lost with it), or
  *   the call gave its lock up because another process asked for it (`ReleaseRequestedError`);
  * - 500: anything else, which a retry will not mend (a corrupt state, a failed recovery, a misuse).
  */
@@ -44,6 +46,7 @@ function isTransient(error: ZkLockError): boolean {
     error instanceof ConnectTimeoutError ||
     error instanceof RepeatedConnectionLossError ||
     error instanceof SessionClosedError ||
+    error instanceof ZooKeeperUnreachableError ||
     ZooKeeperError.isRetryable(error)
   );
 }

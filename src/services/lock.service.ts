@@ -13,6 +13,7 @@ import { findHeldLock, findLockFrame } from './lock-context.js';
 import { LockedCalls } from './locked-calls.js';
 import {
   refuseRecovery,
+  SEMAPHORE_OPTION_KEYS,
   validateAcquireOptions,
   validateSemaphorePermits,
   validateWithLockOptions,
@@ -70,7 +71,10 @@ export class LockService implements BeforeApplicationShutdown {
     return this.locks.acquire(name, { waitMs: options.waitMs, signal: this.withShutdown(options.signal) });
   }
 
-  /** The lease if nobody holds or waits for the lock, else undefined. Never queues. */
+  /**
+   * The lease if nobody holds or waits for the lock, else undefined. Never queues, and never waits
+   * for ZooKeeper: `ZooKeeperUnreachableError` when the session is disconnected (see `FairQueue.join`).
+   */
   tryAcquire(name: string): Promise<Lease | undefined> {
     if (this.shutdown.signal.aborted) return Promise.reject(this.shutdown.signal.reason);
     return this.locks.tryAcquire(name);
@@ -151,8 +155,8 @@ export class LockService implements BeforeApplicationShutdown {
   withSemaphore<T>(name: string, options: SemaphoreOptions & { onBusy?: 'wait' | 'throw' }, fn: (lock: HeldLock) => T | Promise<T>): Promise<T>;
   withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined>;
   async withSemaphore<T>(name: string, options: SemaphoreOptions, fn: (lock: HeldLock) => T | Promise<T>): Promise<T | undefined> {
-    const request = validateSemaphorePermits(options);
-    validateWithLockOptions(options);
+    const request = validateSemaphorePermits(options, SEMAPHORE_OPTION_KEYS);
+    validateWithLockOptions(options, SEMAPHORE_OPTION_KEYS);
     refuseRecovery(options, 'withSemaphore');
     const path = this.locks.pathOf(name, 'semaphore');
     const frame = findLockFrame(this.semaphoreFrames, name);
@@ -237,7 +241,7 @@ export class LockService implements BeforeApplicationShutdown {
    */
   private async obtain(path: string, take: (waitMs: number | undefined, signal: AbortSignal) => Promise<Lease | undefined>, options: ReadWriteLockOptions): Promise<Lease | undefined> {
     const onBusy = options.onBusy ?? 'wait';
-    if (onBusy === 'wait') return this.acquireOf(path, take, options);
+    if (onBusy === 'wait') return this.acquireOf(path, take, { waitMs: options.waitMs, signal: options.signal });
     try {
       // No waitMs: tried once, never queued (as `tryAcquire`, which a shutdown refuses).
       if (options.waitMs === undefined && this.shutdown.signal.aborted) throw this.shutdown.signal.reason;

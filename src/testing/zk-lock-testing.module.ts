@@ -10,7 +10,8 @@ import { LockService } from '../services/lock.service.js';
 import { ZK_LOCK_BACKEND, zooKeeperBackend, type ZkLockBackend } from '../services/zk-lock-backend.js';
 import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
-import { resolveZkLockOptions } from '../zk-lock.options-validator.js';
+import { refuseUnknownKeys } from '../errors/known-keys.js';
+import { resolveZkLockOptions, ZK_LOCK_OPTION_KEYS } from '../zk-lock.options-validator.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 import { StandIns } from './stand-ins.js';
@@ -104,9 +105,18 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
   }
 }
 
+/** Its own keys; `ZkLockModule`'s are taken too (and ignored), so that one options object can serve both. */
+const TESTING_KEYS = [
+  ...new Set([
+    ...Object.keys({ isGlobal: 1, identity: 1, election: 1, drainTimeoutMs: 1, maxRecordBytes: 1, exceptionFilter: 1 } satisfies Record<keyof ZkLockTestingOptions, 1>),
+    ...ZK_LOCK_OPTION_KEYS,
+  ]),
+];
+
 /** `ZkLockModule`'s own validation and defaults, so that bad options fail the same way (`InvalidOptionsError`). */
 function resolveTestingOptions(options: ZkLockTestingOptions): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
+  refuseUnknownKeys(options, TESTING_KEYS);
   const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
   const resolved = resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
   // A unit test's hand-overs are not timed: no rehearsal (and no second ensemble in the test's process).

@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import { ElectionClosedError } from '../errors/election-closed.error.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { describeValue } from '../errors/describe-value.js';
+import { validateDuration } from '../errors/duration-option.js';
 import { RecoveryFailedError } from '../errors/recovery-failed.error.js';
 import type { ZkLockEvents } from '../observability/zk-lock-events.js';
 import type { LockRecipe } from '../recipes/lock/lock-client.js';
@@ -170,8 +171,7 @@ export class ZkLockTesting {
    * real time.
    */
   async cutConnection(options: CutConnectionOptions = {}): Promise<void> {
-    const forMs = options.forMs ?? 0;
-    if (typeof forMs !== 'number' || !(forMs >= 0)) throw new InvalidOptionsError('forMs', `expected a number of milliseconds >= 0, got ${describeValue(forMs)}`);
+    const forMs = validateDuration('forMs', options.forMs ?? 0); // the partition's end is a timer
     const suspended = isConnectedState(this.session.state) ? whenState(this.session, (state) => !isConnectedState(state)) : undefined;
     this.zk.cut(forMs);
     await suspended;

@@ -3,6 +3,7 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { describeValue } from '../errors/describe-value.js';
+import { validateDuration } from '../errors/duration-option.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { RecordTooLargeError } from '../errors/record-too-large.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
@@ -92,10 +93,7 @@ export class ZkSession implements ZkSessionClient {
     if (typeof options?.connectString !== 'string' || options.connectString.trim() === '') {
       throw new InvalidOptionsError('connectString', `expected 'host:port[,host:port...][/chroot]', got ${describeValue(options?.connectString)}`);
     }
-    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
-      const value = options[field];
-      if (!Number.isSafeInteger(value) || value < 1) throw new InvalidOptionsError(field, `expected a positive integer (ms), got ${describeValue(value)}`);
-    }
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) validateDuration(field, options[field], { min: 1, integer: true });
     this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {
       throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);

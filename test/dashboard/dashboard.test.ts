@@ -40,6 +40,10 @@ describe('ZkLockDashboardModule.forRoot', () => {
     assert.throws(() => ZkLockDashboardModule.forRoot({}), (error: unknown) => error instanceof InvalidOptionsError && /guard/.test(error.message));
     assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, public: true }), InvalidOptionsError);
     assert.throws(() => ZkLockDashboardModule.forRoot({ guard: TokenGuard, path: '../x' }), InvalidOptionsError);
+    assert.throws(
+      () => ZkLockDashboardModule.forRoot({ public: true, timeline: 50 } as never),
+      (error: unknown) => error instanceof InvalidOptionsError && error.field === 'dashboard.timeline' && /did you mean 'dashboard\.timelineSize'\?/.test(error.message),
+    );
     assert.doesNotThrow(() => ZkLockDashboardModule.forRoot({ public: true }));
   });
 

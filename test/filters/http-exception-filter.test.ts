@@ -1,7 +1,7 @@
 /**
  * `ZkLockExceptionFilter` on HTTP, Express and Fastify alike, registered by the module's
  * `exceptionFilter` option: real lock contention against the shared ZooKeeper server gives 409
- * (told not to wait) and 503 with `Retry-After` (waited in vain), a per-request lock name that
+ * (told not to wait) and 503 with `Retry-After` (waited in vain, or ZooKeeper unreachable for a try-once), a per-request lock name that
  * cannot exist gives 400, the other errors their status from `httpAnswerOf`; every body carries the
  * error's stable code, and errors that are not the library's keep Nest's own answer.
  */
@@ -17,6 +17,7 @@ import { CorruptStateError } from '../../src/errors/corrupt-state.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { LeadershipLostError } from '../../src/errors/leadership-lost.error.js';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { ZooKeeperUnreachableError } from '../../src/errors/zookeeper-unreachable.error.js';
 import { zkLockExceptionFilterProvider } from '../../src/filters/zk-lock-exception.filter.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockTestingModule } from '../../src/testing/index.js';
@@ -52,6 +53,11 @@ class ReportsController {
   @Get('connection-loss')
   connectionLoss(): never {
     throw new ZooKeeperError(-4, 'getChildren', '/zk-lock/locks/report-1');
+  }
+
+  @Get('unreachable')
+  unreachable(): never {
+    throw new ZooKeeperUnreachableError('/zk-lock/locks/report-1', 'the session is suspended');
   }
 
   @Get('corrupt')
@@ -135,6 +141,8 @@ for (const platform of ['express', 'fastify'] as const) {
       assert.deepEqual({ status: lost.status, retryAfter: lost.retryAfter, code: lost.body.code }, { status: 503, retryAfter: '2', code: 'ZK_LEADERSHIP_LOST' });
       const loss = await get('/connection-loss');
       assert.deepEqual({ status: loss.status, code: loss.body.code }, { status: 503, code: 'ZK_CONNECTIONLOSS' });
+      const unreachable = await get('/unreachable');
+      assert.deepEqual({ status: unreachable.status, retryAfter: unreachable.retryAfter, code: unreachable.body.code }, { status: 503, retryAfter: '2', code: 'ZK_UNREACHABLE' });
       const corrupt = await get('/corrupt');
       assert.deepEqual(corrupt, {
         status: 500,

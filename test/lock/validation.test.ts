@@ -7,9 +7,12 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { describe, it } from 'node:test';
 import { WithLock } from '../../src/decorators/with-lock.decorator.js';
+import { WithSemaphore } from '../../src/decorators/with-semaphore.decorator.js';
 import { DecoratorMisuseError } from '../../src/errors/decorator-misuse.error.js';
 import { InvalidLockNameError } from '../../src/errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { withTimeout } from '../support/wait.js';
 import { lockAppSuite, testRoot } from './lock-test-kit.js';
 
 const BAD_NAMES: [string, unknown][] = [
@@ -86,6 +89,50 @@ describe('bad input fails fast with typed errors', () => {
     // @WithLock checks its options when the class is defined, not at the first call.
     assert.throws(() => WithLock('plain', { onBusy: 'maybe' as never }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'onBusy');
     assert.throws(() => WithLock('plain', { waitMs: -5 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'waitMs');
+    assert.equal(bodyRuns, 1);
+  });
+
+  it('InvalidOptionsError for an unknown option of a call or a decorator, naming the key and the nearest known one', async () => {
+    const unknown = (field: string, message: RegExp) => (error: unknown) => error instanceof InvalidOptionsError && error.field === field && message.test(error.message);
+    await assert.rejects(suite.locks.withLock('plain', () => void (bodyRuns += 1), { waitMS: 5 } as never), unknown('waitMS', /unknown option 'waitMS'; did you mean 'waitMs'\?/));
+    await assert.rejects(suite.locks.withLock('plain', () => void (bodyRuns += 1), { onbusy: 'skip' } as never), unknown('onbusy', /did you mean 'onBusy'\?/));
+    // acquire has no onBusy: a caller who passes it expects a try-once, and would wait instead.
+    await assert.rejects(suite.locks.acquire('plain', { onBusy: 'skip' } as never), unknown('onBusy', /unknown option 'onBusy'; known options: waitMs, signal/));
+    await assert.rejects(suite.locks.withReadLock('plain', () => void (bodyRuns += 1), { timeoutMs: 5 } as never), unknown('timeoutMs', /unknown option 'timeoutMs'/));
+    await assert.rejects(suite.locks.withLocks(['a', 'b'], () => void (bodyRuns += 1), { waitms: 5 } as never), unknown('waitms', /did you mean 'waitMs'\?/));
+    await assert.rejects(suite.locks.withSemaphore('s', { permits: 2, tak: 1 } as never, () => void (bodyRuns += 1)), unknown('tak', /did you mean 'take'\?/));
+    await assert.rejects(suite.locks.acquireSemaphore('s', { permits: 2, takes: 1 } as never), unknown('takes', /did you mean 'take'\?/));
+    const client = new LockClient(suite.observer, { root });
+    await assert.rejects(client.acquire('plain', { waitMS: 5 } as never), unknown('waitMS', /did you mean 'waitMs'\?/), 'LockClient.acquire');
+    await assert.rejects(client.acquireWrite('plain', { onBusy: 'skip' } as never), unknown('onBusy', /known options: waitMs, signal/), 'LockClient.acquireWrite');
+    await assert.rejects(client.acquirePermits('s', { permits: 2, take: 1 }, { wait: 5 } as never), unknown('wait', /did you mean 'waitMs'\?/), 'LockClient.acquirePermits');
+    assert.throws(() => WithLock('plain', { onbusy: 'skip' } as never), unknown('onbusy', /did you mean 'onBusy'\?/), '@WithLock, when the class is defined');
+    assert.throws(() => WithSemaphore('s', { permits: 2, onBusy: 'skip', waitMS: 5 } as never), unknown('waitMS', /did you mean 'waitMs'\?/), '@WithSemaphore');
+    assert.equal(await suite.locks.withSemaphore('s', { permits: 2, take: 1, onBusy: 'skip', waitMs: 100 }, () => 'ok'), 'ok', 'every known option of a semaphore call');
+    assert.equal(bodyRuns, 1);
+  });
+
+  it('waitMs above 2^31-1 ms (the longest timer Node keeps) is refused, not timed out after 1 ms; Infinity waits without bound', async () => {
+    const held = await suite.locks.acquire('held-long');
+    try {
+      const tooLong = (error: unknown) => {
+        assert.ok(error instanceof InvalidOptionsError, `expected InvalidOptionsError, got ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        assert.equal(error.field, 'waitMs');
+        assert.match(error.message, /2147483648/, 'names the value');
+        assert.match(error.message, /2147483647/, 'names the maximum');
+        return true;
+      };
+      const waitMs = 2 ** 31;
+      // Bounded by 2 s: the call must settle at once either way (refused now; timed out after 1 ms before).
+      await assert.rejects(withTimeout(suite.locks.acquire('held-long', { waitMs }), 2000, 'acquire waited'), tooLong, 'acquire');
+      await assert.rejects(withTimeout(suite.locks.withLock('held-long', () => void (bodyRuns += 1), { waitMs }), 2000, 'withLock waited'), tooLong, 'withLock');
+      await assert.rejects(withTimeout(new LockClient(suite.observer, { root }).acquire('held-long', { waitMs }), 2000, 'LockClient waited'), tooLong, 'LockClient.acquire');
+      assert.throws(() => WithLock('held-long', { waitMs }), tooLong, '@WithLock, when the class is defined');
+      assert.equal(await suite.locks.withLock('free-long', () => 'ok', { waitMs: 2 ** 31 - 1 }), 'ok', 'the maximum itself is fine');
+      assert.equal(await suite.locks.withLock('free-long', () => 'ok', { waitMs: Number.POSITIVE_INFINITY }), 'ok', 'Infinity: no bound');
+    } finally {
+      await held.release();
+    }
     assert.equal(bodyRuns, 1);
   });
 

@@ -9,7 +9,9 @@ import { describe, it } from 'node:test';
 import { Test } from '@nestjs/testing';
 import { InvalidOptionsError } from '../../src/errors/invalid-options.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
+import { ZkLockTestingModule } from '../../src/testing/index.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import type { ZkLockModuleOptions } from '../../src/zk-lock.options.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 
@@ -82,6 +84,43 @@ describe('resolveZkLockOptions', () => {
     for (const maxRecordBytes of [0, -1, 1.5, 2 ** 31, '1024', Number.NaN]) assertInvalid({ ...GOOD, maxRecordBytes }, 'maxRecordBytes');
   });
 
+  it('refuses every duration above 2^31-1 ms (Node would fire its timer after 1 ms), naming the value and the maximum', () => {
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs', 'drainTimeoutMs']) {
+      assertInvalid({ ...GOOD, [field]: 2 ** 31 }, field);
+      assert.throws(() => resolveZkLockOptions({ ...GOOD, [field]: 2 ** 31 }), /2147483648.*2147483647|2147483647.*2147483648/);
+      assert.equal(resolveZkLockOptions({ ...GOOD, [field]: 2 ** 31 - 1 })[field as 'drainTimeoutMs'], 2 ** 31 - 1, `${field} at the maximum`);
+    }
+    // The session on its own (without the module's validation), and the testing module.
+    for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) {
+      const options = { connectString: '127.0.0.1:2181', sessionTimeoutMs: 4000, connectTimeoutMs: 1000, [field]: 2 ** 31 };
+      assert.throws(() => new ZkSession(options), (error: unknown) => error instanceof InvalidOptionsError && error.field === field && /2147483647/.test(error.message), `ZkSession ${field}`);
+    }
+    assert.throws(() => ZkLockTestingModule.forRoot({ drainTimeoutMs: 2 ** 31 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'drainTimeoutMs');
+  });
+
+  it('refuses unknown options (a typo, an option of another version), naming the key and the nearest known one', () => {
+    const refused = (options: unknown, field: string, message: RegExp) =>
+      assert.throws(() => resolveZkLockOptions(options as ZkLockModuleOptions), (error: unknown) => {
+        assert.ok(error instanceof InvalidOptionsError, `expected InvalidOptionsError for ${JSON.stringify(options)}, got ${String(error)}`);
+        assert.equal(error.field, field);
+        assert.match(error.message, message);
+        return true;
+      });
+    refused({ ...GOOD, sessionTimeout: 5000 }, 'sessionTimeout', /unknown option 'sessionTimeout'; did you mean 'sessionTimeoutMs'\?/);
+    refused({ ...GOOD, conect: 'zk:2181' }, 'conect', /unknown option 'conect'; did you mean 'connect'\?/);
+    refused({ ...GOOD, DrainTimeoutMS: 5 }, 'DrainTimeoutMS', /did you mean 'drainTimeoutMs'\?/);
+    refused({ ...GOOD, retryPolicy: 'forever' }, 'retryPolicy', /unknown option 'retryPolicy'; known options: connect, root, sessionTimeoutMs/);
+    refused({ ...GOOD, election: { joinOnBoot: false } }, 'election.joinOnBoot', /unknown option 'election\.joinOnBoot'; did you mean 'election\.joinOnBootstrap'\?/);
+    refused({ ...GOOD, auth: { scheme: 'digest', credential: 'u:p' } }, 'auth.credential', /did you mean 'auth\.credentials'\?/);
+    refused({ ...GOOD, auth: [{ scheme: 'digest', credentials: 'u:p', user: 'u' }] }, 'auth[0].user', /unknown option 'auth\[0\]\.user'/);
+    refused({ ...GOOD, auth: { scheme: 'digest', credentials: 'u:p' }, acl: [{ perms: 31, scheme: 'auth', id: '', perm: 1 }] }, 'acl[0].perm', /did you mean 'acl\[0\]\.perms'\?/);
+    // The module's own options, returned by a forRootAsync factory: said where they belong.
+    refused({ ...GOOD, isGlobal: true }, 'isGlobal', /forRootAsync/);
+    // The testing module refuses its own typos, and takes ZkLockModule's options (it ignores them) so that one object can serve both.
+    assert.throws(() => ZkLockTestingModule.forRoot({ drainTimeout: 5 } as never), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'drainTimeout' && /did you mean 'drainTimeoutMs'\?/.test(error.message));
+    assert.doesNotThrow(() => ZkLockTestingModule.forRoot({ connect: '127.0.0.1:2181', sessionTimeoutMs: 6000, identity: 'unit' } as never));
+  });
+
   it('rejects bad auth, log level and identity', () => {
     assertInvalid({ ...GOOD, auth: { credentials: 'u:p' } }, 'auth.scheme');
     assertInvalid({ ...GOOD, auth: { scheme: '', credentials: 'u:p' } }, 'auth.scheme');
@@ -133,6 +172,23 @@ describe('ZkLockModule with bad options', () => {
   it('fails application init with InvalidOptionsError (forRoot)', async () => {
     await assert.rejects(
       Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: '127.0.0.1:2181', root: 'relative' })] }).setLogger(silent).compile(),
+      (error: unknown) => error instanceof InvalidOptionsError && error.field === 'root',
+    );
+  });
+
+  it('fails application init with InvalidOptionsError naming an unknown option (forRoot, forRootAsync); isGlobal and exceptionFilter are forRoot\'s own', async () => {
+    const misspelt = (error: unknown) => error instanceof InvalidOptionsError && error.field === 'sessionTimeout' && /did you mean 'sessionTimeoutMs'\?/.test(error.message);
+    await assert.rejects(
+      Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: '127.0.0.1:2181', sessionTimeout: 5000 } as never)] }).setLogger(silent).compile(),
+      misspelt,
+    );
+    await assert.rejects(
+      Test.createTestingModule({ imports: [ZkLockModule.forRootAsync({ useFactory: () => ({ connect: '127.0.0.1:2181', sessionTimeout: 5000 }) as never })] }).setLogger(silent).compile(),
+      misspelt,
+    );
+    // The extras never reach the validator: the first problem found is the bad root.
+    await assert.rejects(
+      Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: '127.0.0.1:2181', root: 'relative', isGlobal: true, exceptionFilter: true })] }).setLogger(silent).compile(),
       (error: unknown) => error instanceof InvalidOptionsError && error.field === 'root',
     );
   });

@@ -219,7 +219,7 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/queue/fair-queue.js',
-        find: 'attempt.mine = undefined;\n                    await this.leave(mine.path, mine.sessionId);\n                    return undefined;',
+        find: 'attempt.mine = undefined;\n                    await this.leaveUnlessStopped(mine, control);\n                    return undefined;',
         replace: 'attempt.mine = undefined;\n                    return undefined;',
       },
     ],

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { firstValueFrom, filter } from 'rxjs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { LeaderService, LockLostError, LockService, ZkSession, type SessionState } from '../../src/index.js';
+import { InvalidOptionsError, LeaderService, LockLostError, LockService, ZkSession, type SessionState } from '../../src/index.js';
 import { ZkLockTesting, ZkLockTestingModule } from '../../src/testing/index.js';
 
 let moduleRef: TestingModule;
@@ -99,6 +99,11 @@ describe('ZkLockTesting: the server clock and the connection', () => {
     assert.ok(lease.signal.reason instanceof LockLostError && /expired/.test(lease.signal.reason.message));
     assert.equal(testing.lockState('doomed').held, false, 'its node went with the session');
     await leading(true); // alone in the queue (the stand-ins were dismissed), the new session leads again
+  });
+
+  it('cutConnection({ forMs }) above 2^31-1 ms is refused: its timer would end the partition after 1 ms', async () => {
+    await assert.rejects(testing.cutConnection({ forMs: 2 ** 31 }), (error: unknown) => error instanceof InvalidOptionsError && error.field === 'forMs' && /2147483647/.test(error.message));
+    assert.deepEqual(states, ['connected'], 'nothing was cut');
   });
 
   it('a session cut for less than its timeout comes back: reconnected once the partition ends', async () => {

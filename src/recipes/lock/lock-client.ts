@@ -8,6 +8,7 @@ import { requestRelease, type ReleaseRequest } from '../queue/release-request.js
 import { READ_DRIVER, WRITE_DRIVER } from '../read-write/read-write-drivers.js';
 import { PermitPool, type PermitRequest } from '../semaphore/permit-pool.js';
 import type { SectionHandle } from '../ready/guarded-section.js';
+import { acquireOptionsOf, type AcquireOptions } from './acquire-options.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { Lease, type LeaseHost } from './lease.js';
 import { waitFailed, type LockEventsByChannel } from './lock-events.js';
@@ -17,12 +18,7 @@ import { ReadyState, type InterruptedSection, type RecoveryHandler, type Section
 import { znodePaths } from '../znode-paths.js';
 import { hasSessionEnded } from '../../zookeeper/session-state.js';
 
-export interface AcquireOptions {
-  /** Give up after this long (`LockTimeoutError`); our queue node is removed. Default: wait. */
-  readonly waitMs?: number;
-  /** Give up when this aborts (`LockAbortedError`); our queue node is removed. */
-  readonly signal?: AbortSignal;
-}
+export { ACQUIRE_OPTION_KEYS, type AcquireOptions } from './acquire-options.js';
 
 export interface LockClientOptions {
   /** Root znode, e.g. `/zk-lock`; locks live in `<root>/locks/<name>`. */
@@ -130,7 +126,7 @@ export class LockClient implements LockRecipe {
 
   /** Waits for the lock (in queue order) and returns the lease. */
   async acquire(name: string, options: AcquireOptions = {}): Promise<Lease> {
-    const lease = await this.join(name, 'lock', options.waitMs, options.signal);
+    const lease = await this.join(name, 'lock', options);
     // waitMs 0 means "do not queue": not granted at once is a timeout of zero.
     if (!lease) throw new LockTimeoutError(this.pathOf(name), 0);
     return lease;
@@ -138,7 +134,7 @@ export class LockClient implements LockRecipe {
 
   /** Takes the lock only if nobody holds or waits for it; never queues. */
   tryAcquire(name: string): Promise<Lease | undefined> {
-    return this.join(name, 'lock', 0, undefined);
+    return this.join(name, 'lock', { waitMs: 0 });
   }
 
   /**
@@ -146,12 +142,12 @@ export class LockClient implements LockRecipe {
    * queued first) and returns the lease; with `waitMs: 0`, undefined unless granted at once.
    */
   acquireRead(name: string, options: AcquireOptions = {}): Promise<Lease | undefined> {
-    return this.join(name, 'read', options.waitMs, options.signal);
+    return this.join(name, 'read', options);
   }
 
   /** Waits for the write lock of the read/write lock `name` (behind everyone queued first); as `acquireRead`. */
   acquireWrite(name: string, options: AcquireOptions = {}): Promise<Lease | undefined> {
-    return this.join(name, 'write', options.waitMs, options.signal);
+    return this.join(name, 'write', options);
   }
 
   /**
@@ -160,7 +156,7 @@ export class LockClient implements LockRecipe {
    * they are free at once. See `PermitPool`.
    */
   acquirePermits(name: string, request: PermitRequest, options: AcquireOptions = {}): Promise<Lease | undefined> {
-    return this.join(name, 'semaphore', options.waitMs, options.signal, request);
+    return this.join(name, 'semaphore', options, request);
   }
 
   /** The directory znode of lock `name` of `kind`: locks, read/write locks and semaphores never share one. */
@@ -210,8 +206,9 @@ export class LockClient implements LockRecipe {
   }
 
   /** Queues for the lock `name` of `kind` (`request`: a semaphore's) and wraps the grant in a registered lease. */
-  private async join(name: string, kind: LockKind, waitMs: number | undefined, signal: AbortSignal | undefined, request?: PermitRequest): Promise<Lease | undefined> {
+  private async join(name: string, kind: LockKind, options: AcquireOptions, request?: PermitRequest): Promise<Lease | undefined> {
     const dir = this.pathOf(name, kind);
+    const { waitMs, signal } = acquireOptionsOf(options);
     const events = this.events;
     const startedAt = performance.now();
     if (events.wants('lock')) events.emit('lock', { type: 'lock.wait-started', name, path: dir });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { ZooKeeperUnreachableError } from '../../errors/zookeeper-unreachable.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
@@ -109,7 +110,9 @@ export class FairQueue {
 
   /**
    * Queues up in `dir` and resolves once we hold: at the head, or wherever the driver's `placeOf`
-   * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once. Rejects with `LockTimeoutError`,
+   * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once; with `waitMs`
+   * 0 on a disconnected session (or one that disconnects before the answer) rejects with
+   * `ZooKeeperUnreachableError` instead of waiting for it. Rejects with `LockTimeoutError`,
    * `LockAbortedError` or `SessionClosedError`, having given up our place first (in the
    * background when the connection is down or a request of ours is unanswered: a stop never
    * waits for the ensemble, and the node goes once the session is back, or with the session).
@@ -130,7 +133,7 @@ export class FairQueue {
       inFlight: undefined,
       foreign: (path) => this.foreign.add(path),
     };
-    const control = WaitControl.create(dir, options.signal, options.waitMs);
+    const control = WaitControl.create(dir, options.signal, options.waitMs, this.session);
     let waited = false;
     try {
       for (;;) {
@@ -144,7 +147,7 @@ export class FairQueue {
         if (place.kind === 'head') return granted(dir, mine, place.token, waited, place.prefetched as Promise<P> | undefined);
         if (options.waitMs === 0) {
           attempt.mine = undefined;
-          await this.leave(mine.path, mine.sessionId);
+          await this.leaveUnlessStopped(mine, control);
           return undefined;
         }
         waited = true;
@@ -185,8 +188,9 @@ export class FairQueue {
       } else {
         const left = this.giveUp(attempt);
         // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
-        // once the session is back (or gone, taking the node with it): a timeout must not wait.
-        if (isConnectedState(this.session.state)) await left;
+        // once the session is back (or gone, taking the node with it): a timeout must not wait,
+        // nor a try-once that lost its connection (the state may not show it yet).
+        if (isConnectedState(this.session.state) && !(error instanceof ZooKeeperUnreachableError)) await left;
       }
       throw error;
     } finally {
@@ -201,6 +205,21 @@ export class FairQueue {
     const settled = () => void (attempt.inFlight = undefined);
     look.then(settled, settled);
     return unlessStopped(look, control);
+  }
+
+  /**
+   * A busy try's give-up: waits for the delete of `mine`, unless `control` stops first (the session
+   * disconnected): the answer (busy) is known, and a try-once does not wait for the ensemble; the
+   * delete then finishes in the background once the session is back (or the node goes with it).
+   */
+  private async leaveUnlessStopped(mine: OwnNode, control: WaitControl | undefined): Promise<void> {
+    const left = this.leave(mine.path, mine.sessionId);
+    try {
+      await unlessStopped(left, control);
+    } catch (error) {
+      if (!control?.stopped || error !== control.reason) throw error;
+      left.catch((failure: unknown) => this.report(failure));
+    }
   }
 
   /** Gives up our place in the queue, or makes sure that a create whose outcome is unknown leaves nothing. Never rejects. */
@@ -274,6 +293,12 @@ export class FairQueue {
         return RETRY;
       }
       if (!ZooKeeperError.isRetryable(error)) throw error;
+      // A try-once gets one look: a connection lost under it is its answer. The state change may
+      // come later (the C client notices a silent link only after its read timeout), or, when the
+      // connection broke as the request went out, the `zookeeper` package may never report it.
+      if (options.waitMs === 0 && error instanceof ZooKeeperError && error.isConnectionError) {
+        throw new ZooKeeperUnreachableError(attempt.dir, `${error.zkCode} on ${error.operation}`, { cause: error });
+      }
       await pauseUnlessStopped(control);
       return RETRY;
     }

@@ -1,23 +1,43 @@
+import type { Subscription } from 'rxjs';
+import { validateDuration } from '../../errors/duration-option.js';
 import { LockAbortedError } from '../../errors/lock-aborted.error.js';
 import { LockTimeoutError } from '../../errors/lock-timeout.error.js';
+import { ZooKeeperUnreachableError } from '../../errors/zookeeper-unreachable.error.js';
+import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
+import { isConnectedState } from '../../zookeeper/session-state.js';
 import { pause } from '../backoff.js';
 
+type StopReason = LockAbortedError | LockTimeoutError | ZooKeeperUnreachableError;
+
 /**
- * One AbortSignal for "stop waiting": the caller's signal or the wait timeout, whichever comes
- * first. Its reason is the typed error to throw (`LockAbortedError` / `LockTimeoutError`).
- * There is none when there is neither (`create` returns undefined).
+ * One AbortSignal for "stop waiting": the caller's signal, the wait timeout, or (for a try-once,
+ * `waitMs` 0) the session leaving the connected states, whichever comes first. Its reason is the
+ * typed error to throw (`LockAbortedError` / `LockTimeoutError` / `ZooKeeperUnreachableError`).
+ * There is none when there is none of them (`create` returns undefined).
  */
 export class WaitControl {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private readonly onCallerAbort?: () => void;
   private readonly stopListeners = new Set<() => void>();
+  private disconnection: Subscription | undefined;
 
   private constructor(
     path: string,
     private readonly callerSignal: AbortSignal | undefined,
     waitMs: number | undefined,
+    session: ZkSessionClient | undefined,
   ) {
+    if (session && waitMs === 0) {
+      // A try-once answers now or not at all: waiting for a reconnection would make it wait for
+      // the ensemble, without bound. A look still unanswered stops when the client notices the drop
+      // (at once for a closed socket; a silent one after the client's read timeout, a fraction of
+      // the session timeout); whatever that look made is cleaned up by the join (see `FairQueue`).
+      // state$ replays the current state synchronously: a try on a disconnected session stops here.
+      this.disconnection = session.state$.subscribe((change) => {
+        if (!isConnectedState(change.state)) this.stop(new ZooKeeperUnreachableError(path, `the session is ${change.state}`));
+      });
+    }
     if (callerSignal) {
       this.onCallerAbort = () => this.stop(new LockAbortedError(path, callerSignal.reason));
       if (callerSignal.aborted) this.onCallerAbort();
@@ -28,9 +48,15 @@ export class WaitControl {
     }
   }
 
-  static create(path: string, signal: AbortSignal | undefined, waitMs: number | undefined): WaitControl | undefined {
+  /**
+   * `session`: the one a try-once (`waitMs` 0) stops on when it disconnects. Throws
+   * `InvalidOptionsError` for a `waitMs` no timer can hold (it would fire after 1 ms).
+   */
+  static create(path: string, signal: AbortSignal | undefined, waitMs: number | undefined, session?: ZkSessionClient): WaitControl | undefined {
+    if (waitMs !== undefined) validateDuration('waitMs', waitMs, { unbounded: true });
     const timed = waitMs !== undefined && waitMs > 0 && Number.isFinite(waitMs);
-    return signal || timed ? new WaitControl(path, signal, waitMs) : undefined;
+    const tryOnce = session !== undefined && waitMs === 0;
+    return signal || timed || tryOnce ? new WaitControl(path, signal, waitMs, session) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -51,7 +77,7 @@ export class WaitControl {
     return this.controller.signal.aborted;
   }
 
-  /** Why waiting stopped: `LockAbortedError` or `LockTimeoutError`. */
+  /** Why waiting stopped: `LockAbortedError`, `LockTimeoutError` or `ZooKeeperUnreachableError`. */
   get reason(): unknown {
     return this.controller.signal.reason;
   }
@@ -60,7 +86,7 @@ export class WaitControl {
     if (this.controller.signal.aborted) throw this.controller.signal.reason;
   }
 
-  private stop(reason: LockAbortedError | LockTimeoutError): void {
+  private stop(reason: StopReason): void {
     if (this.controller.signal.aborted) return;
     this.controller.abort(reason);
     const listeners = [...this.stopListeners];
@@ -70,6 +96,7 @@ export class WaitControl {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.disconnection?.unsubscribe();
     if (this.onCallerAbort) this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
   }
 }

@@ -1,0 +1,33 @@
+import { describeValue } from './describe-value.js';
+import { InvalidOptionsError } from './invalid-options.error.js';
+
+/**
+ * The longest delay Node's timers keep: 2^31 - 1 ms (about 24.8 days). Node does not refuse a
+ * longer one: it prints a TimeoutOverflowWarning and fires after 1 ms, so a wait of a year would
+ * end at once. Every duration option that becomes a timer is checked against it here.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** What a duration option allows besides 0 to `MAX_TIMER_MS`. */
+export interface DurationRule {
+  /** The smallest value. Default 0. */
+  readonly min?: number;
+  /** Whole milliseconds only. Default false. */
+  readonly integer?: boolean;
+  /** `Infinity` is allowed and means no bound (no timer is set). Default false. */
+  readonly unbounded?: boolean;
+}
+
+/**
+ * `value` if it is a duration (ms) that `rule` allows and a timer can hold; else throws
+ * `InvalidOptionsError` naming `field`, the value and the allowed range.
+ */
+export function validateDuration(field: string, value: unknown, rule: DurationRule = {}): number {
+  const { min = 0, integer = false, unbounded = false } = rule;
+  if (typeof value === 'number') {
+    if (value === Number.POSITIVE_INFINITY ? unbounded : value >= min && value <= MAX_TIMER_MS && (!integer || Number.isInteger(value))) return value;
+  }
+  const what = integer ? 'an integer number of milliseconds' : 'a number of milliseconds';
+  const infinity = unbounded ? ', or Infinity for no bound' : '';
+  throw new InvalidOptionsError(field, `expected ${what} from ${min} to ${MAX_TIMER_MS} (the longest timer Node keeps)${infinity}, got ${describeValue(value)}`);
+}
