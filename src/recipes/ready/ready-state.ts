@@ -106,7 +106,7 @@ export class ReadyState {
         retry.checkHeld(); // the write goes out on the lease's session (see above)
         try {
           creating = !current;
-          const version = current ? await this.write(record, current.version) : await this.create(record);
+          const version = await retry.attempt(current ? this.write(record, current.version) : this.create(record));
           return new GuardedSection(this, record, version, recovered, owner.signal, this.completion);
         } catch (error) {
           // Someone wrote between our read and our write: an older holder that did not know it
@@ -174,7 +174,7 @@ export class ReadyState {
     const retry = new WriteRetry(this.supervised, this.path, signal);
     for (;;) {
       try {
-        return await this.write(record, version);
+        return await retry.attempt(this.write(record, version));
       } catch (error) {
         if (!(await retry.again(error))) throw error;
       }
@@ -189,7 +189,7 @@ export class ReadyState {
     const retry = new WriteRetry(this.supervised, this.path, signal);
     for (let retried = false; ; retried = true) {
       try {
-        await this.client.delete(this.path, version);
+        await retry.attempt(this.client.delete(this.path, version));
         return;
       } catch (error) {
         if (retried && ZooKeeperError.is(error, 'NONODE')) return;

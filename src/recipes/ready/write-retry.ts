@@ -35,6 +35,28 @@ export class WriteRetry {
     if (this.signal?.aborted) throw holderGone(this.signal, this.path);
   }
 
+  /**
+   * `request` (one attempt of the step), unless the holder's signal aborts first: then it rejects
+   * at once with the reason the lease (or tenure) ended, and the request goes on unheeded. A holder
+   * told that its lease may be lost must not wait on a server that may never answer (DESIGN §8.10:
+   * a server cut off from the leader keeps the connection up and leaves a write unanswered). What
+   * the request does if it lands late is what a crash of the holder right then would leave, which
+   * the ready state is there to detect; its own outcome then has nobody left to tell.
+   */
+  attempt<T>(request: Promise<T>): Promise<T> {
+    const signal = this.signal;
+    if (!signal) return request;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        request.catch(() => undefined); // nobody waits for it any more (see above)
+        reject(holderGone(signal, this.path));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      request.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
   /** An attempt ended some other way than by connection loss (a version conflict, say): the losses were not in a row. */
   settled(): void {
     this.losses = 0;
