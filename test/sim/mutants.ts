@@ -315,6 +315,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       { file: 'zookeeper/leader-contact.js', find: "return LEADER_ROUTED.has(operation) ? 'leader' : 'local';", replace: "return 'leader';" },
       { file: 'zookeeper/leader-contact.js', find: 'return sessionTimeoutMs / 2;', replace: 'return 0;' },
+      // The C client's pings, which the follower answers, kept the old clock quiet: a read does here.
+      { file: 'zookeeper/supervised-session.js', find: "beat: () => void this.client?.sync('/').catch(() => undefined),", replace: "beat: () => void this.client?.exists('/').catch(() => undefined)," },
     ],
   },
 ];
