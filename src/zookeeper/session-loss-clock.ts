@@ -33,11 +33,16 @@ export interface SessionLossSources {
  * `mayHaveExpired` reads the bound synchronously, before any timer had a chance to run.
  */
 export class SessionLossClock {
-  private deadlineTimer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private running = false;
   private connectedNow = false;
-  /** `onLost` has fired and no proof or new connection has answered it yet. */
-  private lost = false;
+  /**
+   * `pending`: someone was told the session may have expired (`mayHaveExpired`), and `onLost`
+   * is due; `announced`: `onLost` fired, and no proof or new connection has answered it yet.
+   * Once anyone acted on the doubt it is announced, whatever proof arrives meanwhile: a lease
+   * ended for it must be followed by a published `lost`, never by silence.
+   */
+  private loss: 'none' | 'pending' | 'announced' = 'none';
 
   private readonly sources: SessionLossSources;
 
@@ -49,7 +54,7 @@ export class SessionLossClock {
   connected(): void {
     this.running = true;
     this.connectedNow = true;
-    this.lost = false;
+    if (this.loss === 'announced') this.loss = 'none';
     this.watchDeadline();
   }
 
@@ -64,25 +69,32 @@ export class SessionLossClock {
    * connection stayed up and the deadline is in the future again, say so (`onConfirmed`).
    */
   proofArrived(): void {
-    if (!this.running || !this.lost || !this.connectedNow || this.expiredAt(performance.now())) return;
-    this.lost = false;
+    if (!this.running || this.loss !== 'announced' || !this.connectedNow || this.expiredAt(performance.now())) return;
+    this.loss = 'none';
     this.watchDeadline();
     this.sources.onConfirmed();
   }
 
   /**
    * Whether, right now, the leader may have expired the session: after `onLost`, or once the
-   * deadline passed although no timer has said so yet (code resuming after a SIGSTOP).
-   * Synchronous, so that such code can be refused before any timer runs.
+   * deadline passed although no timer has said so yet (code resuming after a SIGSTOP); the loss is
+   * then announced right after. Synchronous, so that such code can be refused before any timer runs.
    */
   mayHaveExpired(now = performance.now()): boolean {
-    return this.lost || (this.running && this.expiredAt(now));
+    if (this.loss !== 'none') return true;
+    if (!this.running || !this.expiredAt(now)) return false;
+    this.loss = 'pending';
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.announce(), 0);
+    this.timer.unref();
+    return true;
   }
 
   stop(): void {
-    this.running = this.connectedNow = this.lost = false;
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
+    this.running = this.connectedNow = false;
+    this.loss = 'none';
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** Monotonic ms by which the leader may have expired the session. */
@@ -95,23 +107,31 @@ export class SessionLossClock {
     return now >= this.deadline();
   }
 
+  private announce(): void {
+    this.timer = undefined;
+    if (!this.running || this.loss === 'announced') return;
+    this.loss = 'announced';
+    this.sources.onLost(this.connectedNow ? 'unconfirmed' : 'disconnected');
+  }
+
   /**
    * One timer at the deadline; when it fires early (the proof moved on), it is set again. Never
    * fires `onLost` synchronously: a caller that just reported a connection must get to publish it
    * first, or the loss would be announced in the state it replaces (`mayHaveExpired` says it at once).
+   * A pending announcement keeps its own timer.
    */
   private watchDeadline(): void {
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
-    if (!this.running || this.lost) return;
-    this.deadlineTimer = setTimeout(() => {
-      this.deadlineTimer = undefined;
-      if (!this.running || this.lost) return;
-      if (!this.expiredAt(performance.now())) return this.watchDeadline();
-      this.lost = true;
-      this.sources.onLost(this.connectedNow ? 'unconfirmed' : 'disconnected');
+    if (this.loss !== 'none') return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.running || this.loss !== 'none') return;
+      if (this.expiredAt(performance.now())) this.announce();
+      else this.watchDeadline();
     }, Math.max(0, this.deadline() - performance.now()));
-    this.deadlineTimer.unref();
+    this.timer.unref();
   }
 }
 

@@ -137,4 +137,26 @@ describe('SessionLossClock', () => {
       probe.clock.stop();
       assert.deepEqual(published, ['connected', 'lost (unconfirmed)']);
     }));
+
+  it('announces a doubt that someone acted on, although a proof arrived before the announcement (simulation seed 101396)', () =>
+    onVirtualClock(7, async (scheduler) => {
+      // A holder read `mayHaveExpired` right past the deadline and ended its lease; a reply through
+      // the leader then moved the proof before the clock's timer ran. Without an announcement the
+      // lease would have ended for a session that was never lost.
+      const probe = connectedClock(scheduler, 1000);
+      const deadline = 1000 + TIMEOUT_MS - MARGIN_MS;
+      let doubted: boolean | undefined;
+      // Paused across the deadline: on resume the holder's step (due first) runs before the timer.
+      scheduler.schedule(deadline - 100, () => scheduler.pause('process', 200), 'pause', 'sim');
+      scheduler.schedule(deadline - 50, () => {
+        doubted = probe.clock.mayHaveExpired();
+        probe.contact.at = deadline; // the proof moves on at once
+      }, 'holder checks its lease, then a write is answered', 'process');
+      scheduler.schedule(deadline + 150, () => probe.clock.proofArrived(), 'a later answer', 'process');
+      await scheduler.run({ untilMs: deadline + 300 });
+      probe.clock.stop();
+      assert.equal(doubted, true);
+      assert.deepEqual(probe.lost.map((l) => l.reason), ['unconfirmed'], 'the doubt was announced');
+      assert.deepEqual(probe.confirmed, [deadline + 150], 'and answered by the next proof');
+    }));
 });
