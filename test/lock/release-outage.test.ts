@@ -99,7 +99,7 @@ describe('release and give-up while ZooKeeper is unreachable', () => {
       await proxy?.close();
     });
 
-    it("tryAcquire's give-up resolves once the session counts as lost; no node is left", async () => {
+    it("tryAcquire's give-up resolves once the connection counts as down; no node is left", async () => {
       const root = testRoot();
       const holder = await new LockClient(observer, { root }).acquire('busy');
       const session = await openSession(proxy.connectString, SESSION_TIMEOUT_MS);
@@ -110,7 +110,9 @@ describe('release and give-up while ZooKeeper is unreachable', () => {
       faulty.before('delete', () => proxy.cut(), 1);
       const tried = await withTimeout(locks.tryAcquire('busy'), 3 * SESSION_TIMEOUT_MS, 'tryAcquire hangs while ZooKeeper is unreachable');
       assert.equal(tried, undefined);
-      assert.equal(session.state, 'lost');
+      // A try answers once ZooKeeper is known unreachable (test/lock/try-once-outage.test.ts): at the
+      // suspension, or at `lost` if the leader's proof ran out first; the delete goes on behind it.
+      assert.ok(session.state === 'suspended' || session.state === 'lost', `answered while ${session.state}`);
       proxy.restore(); // reconnected (the node is deleted) or expired (it went with the session)
       await waitFor(async () => (await queueNodes(observer, locks.pathOf('busy'))).length === 1, { timeoutMs: 10_000, message: 'only the holder is left' });
       await holder.release();
