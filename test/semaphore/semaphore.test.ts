@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { Injectable } from '@nestjs/common';
 import { WithWriteLock } from '../../src/decorators/with-read-write-lock.decorator.js';
@@ -20,10 +21,11 @@ import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
 import { lockContext } from '../../src/services/lock-context.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { connectionLoss, FaultySession } from '../support/faulty-session.js';
 import { withTimeout } from '../support/wait.js';
-import { firedWatches, lockAppSuite, lockClientsSuite, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { firedWatches, lockAppSuite, lockClientsSuite, openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -361,6 +363,23 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
       await again.release();
     } finally {
       await client.close();
+    }
+  });
+
+  // Issue 29: the first waiter waits for any change of the queue and reads none of the nodes ahead,
+  // so a persistent node named like a semaphore node (made by hand) held its permits for good.
+  it('a persistent look-alike among the holders is left out after a quiet session timeout', async () => {
+    const session = await openSession(sharedConnect(), 2000);
+    try {
+      const locks = new LockClient(session, { root: testRoot() });
+      const dir = locks.pathOf('by-hand', 'semaphore');
+      await ensurePath(session, dir, 'persistent');
+      await session.create(`${dir}/_c_${randomUUID()}-1of1-`, null, 'persistent_sequential');
+      const lease = await withTimeout(locks.acquirePermits('by-hand', { permits: 1, take: 1 }), 10_000, 'the waiter behind the look-alike was never granted');
+      assert.ok(lease!.isHeld);
+      await lease!.release();
+    } finally {
+      session.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
 import { NodeRemoval, type QueueLogger } from './node-removal.js';
+import { waitForQueueChange } from './queue-change.js';
 import { waitForDeletion, type MarkSeen, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type MarkerText, type OwnNode, type QueueMarker } from './queue-node.js';
 import { LOCK_DRIVER, placeIn, type QueueDriver } from './queue-driver.js';
@@ -66,7 +67,7 @@ type Place =
   | { readonly kind: 'head'; readonly token: bigint; readonly prefetched: Promise<unknown> | undefined }
   | { readonly kind: 'behind'; readonly predecessor: string; readonly predecessorHeads: boolean; readonly untilGranted: boolean }
   /** Wait for the queue's next change: `watch` was armed by the listing, or (undefined) the listing must be repeated armed. */
-  | { readonly kind: 'queue'; readonly watch: ChildWatch | undefined };
+  | { readonly kind: 'queue'; readonly watch: ChildWatch | undefined; readonly ahead: readonly string[] };
 const RETRY: Place = { kind: 'retry' };
 
 const noop = () => undefined;
@@ -152,7 +153,7 @@ export class FairQueue {
         }
         waited = true;
         if (place.kind === 'queue') {
-          if (place.watch) await place.watch.wait(this.session, mine.sessionId, control, attempt);
+          if (place.watch) await waitForQueueChange(this.session, place.watch, mine.sessionId, control, attempt, place.ahead);
           else attempt.watchQueue = true; // list again, armed
           continue;
         }
@@ -313,7 +314,7 @@ export class FairQueue {
     const place = placeIn(driver, queue, index);
     if (place.holds) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
     if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
-    if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch };
+    if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch, ahead: queue.slice(0, index).map((node) => `${attempt.dir}/${node.name}`) };
     if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
     return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch]!.name}`, predecessorHeads: place.watch === 0 && index === 1, untilGranted: place.untilGranted === true };
   }
