@@ -37,10 +37,10 @@ export class SessionLossClock {
   private running = false;
   private connectedNow = false;
   /**
-   * `pending`: someone was told the session may have expired (`mayHaveExpired`), and `onLost`
-   * is due; `announced`: `onLost` fired, and no proof or new connection has answered it yet.
-   * Once anyone acted on the doubt it is announced, whatever proof arrives meanwhile: a lease
-   * ended for it must be followed by a published `lost`, never by silence.
+   * `pending`: someone was told the session may have expired (`mayHaveExpired`), and the deadline
+   * timer is to announce it; `announced`: `onLost` fired, and no proof or new connection has
+   * answered it yet. Once anyone acted on the doubt it is announced, whatever proof arrives
+   * meanwhile: a lease ended for it must be followed by a published `lost`, never by silence.
    */
   private loss: 'none' | 'pending' | 'announced' = 'none';
 
@@ -83,10 +83,9 @@ export class SessionLossClock {
   mayHaveExpired(now = performance.now()): boolean {
     if (this.loss !== 'none') return true;
     if (!this.running || !this.expiredAt(now)) return false;
+    // The deadline timer is due (or about to be): it announces. No timer is set here, so that a
+    // read sets nothing in motion on the reader's behalf.
     this.loss = 'pending';
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.announce(), 0);
-    this.timer.unref();
     return true;
   }
 
@@ -108,29 +107,28 @@ export class SessionLossClock {
   }
 
   private announce(): void {
-    this.timer = undefined;
-    if (!this.running || this.loss === 'announced') return;
     this.loss = 'announced';
     this.sources.onLost(this.connectedNow ? 'unconfirmed' : 'disconnected');
   }
 
   /**
-   * One timer at the deadline; when it fires early (the proof moved on), it is set again. Never
-   * fires `onLost` synchronously: a caller that just reported a connection must get to publish it
-   * first, or the loss would be announced in the state it replaces (`mayHaveExpired` says it at once).
-   * A pending announcement keeps its own timer.
+   * One timer at the deadline, running whenever the clock does until the loss is announced; when
+   * it fires early (the proof moved on) it is set again, and it announces a loss that is due or
+   * that someone already acted on (`pending`). Never announces synchronously: a caller that just
+   * reported a connection must get to publish it first, or the loss would be announced in the
+   * state it replaces (`mayHaveExpired` says it at once).
    */
   private watchDeadline(): void {
-    if (this.loss !== 'none') return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.running) return;
+    if (!this.running || this.loss === 'announced') return;
+    const delay = this.loss === 'pending' ? 0 : Math.max(0, this.deadline() - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.running || this.loss !== 'none') return;
-      if (this.expiredAt(performance.now())) this.announce();
+      if (!this.running || this.loss === 'announced') return;
+      if (this.loss === 'pending' || this.expiredAt(performance.now())) this.announce();
       else this.watchDeadline();
-    }, Math.max(0, this.deadline() - performance.now()));
+    }, delay);
     this.timer.unref();
   }
 }
