@@ -159,4 +159,21 @@ describe('SessionLossClock', () => {
       assert.deepEqual(probe.lost.map((l) => l.reason), ['unconfirmed'], 'the doubt was announced');
       assert.deepEqual(probe.confirmed, [deadline + 150], 'and answered by the next proof');
     }));
+
+  it('sets nothing in motion in the name of whoever reads the doubt (simulation seed 2028)', () =>
+    onVirtualClock(8, async (scheduler) => {
+      // Another actor (the simulation's checker, a dashboard) reads `mayHaveExpired` past the
+      // deadline and then goes away. The announcement is the clock's own: it must still come, and
+      // nothing must run on behalf of the reader (a timer it armed would die, or outlive, with it).
+      const probe = connectedClock(scheduler, 1000);
+      const deadline = 1000 + TIMEOUT_MS - MARGIN_MS;
+      scheduler.schedule(deadline - 100, () => scheduler.pause('process', 200), 'pause', 'sim');
+      scheduler.schedule(deadline + 10, () => {
+        assert.equal(probe.clock.mayHaveExpired(), true);
+        scheduler.crash('reader');
+      }, 'another actor reads the doubt', 'reader');
+      await scheduler.run({ untilMs: deadline + 300 });
+      probe.clock.stop();
+      assert.deepEqual(probe.lost.map((l) => l.reason), ['unconfirmed'], 'announced by the clock itself');
+    }));
 });
