@@ -93,6 +93,22 @@ describe('the packed package', { timeout: 600_000 }, () => {
     assert.equal(report.nativeLoaded, false, 'loading every entry point loaded the native client');
   });
 
+  // Issue 31: `moduleResolution: node` reads `typesVersions`, not `exports`: a subpath missing there
+  // has no types in such a project (the dashboard's had none).
+  it('names every subpath of exports in typesVersions, with the types exports give require', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(scratch, 'node_modules/nestjs-zk-lock/package.json'), 'utf8')) as {
+      exports: Record<string, string | { default?: { types?: string } }>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    const subpaths = Object.keys(pkg.exports).filter((key) => key !== '.' && key !== './package.json');
+    assert.ok(subpaths.length > 0);
+    for (const subpath of subpaths) {
+      const types = (pkg.exports[subpath] as { default?: { types?: string } }).default?.types;
+      assert.deepEqual(pkg.typesVersions['*'][subpath.slice(2)], [types], `typesVersions of ${subpath}`);
+      assert.ok(fs.existsSync(path.join(scratch, 'node_modules/nestjs-zk-lock', types!)), `${types} is in the package`);
+    }
+  });
+
   it('runs its bin, the inspector CLI', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(scratch, 'node_modules/nestjs-zk-lock/package.json'), 'utf8')) as { bin: Record<string, string> };
     const usage = run(process.execPath, [path.join(scratch, 'node_modules/nestjs-zk-lock', pkg.bin['nestjs-zk-lock']!), '--help'], scratch);
