@@ -155,7 +155,7 @@ const PAGE = `<!doctype html>
     ] })), 'No read/write locks.');
     const permitsOf = (n) => ({ ...n, identity: (n.identity || n.node) + ' · ' + n.take });
     table('semaphores', ['semaphore', 'permits', 'holders', 'waiters'], view.semaphores.filter((s) => shown(s.name)).map((s) => ({ name: s.name, cells: [
-      el('code', {}, s.name), s.taken + ' of ' + (s.permits === null ? '?' : s.permits),
+      el('code', {}, s.name), s.permits === null ? el('span', { class: 'muted' }, 'free (nobody queued)') : s.taken + ' of ' + s.permits,
       queueCell(s.holders.map(permitsOf)), queueCell(s.waiters.map(permitsOf)),
     ] })), 'No semaphores.');
   }

@@ -14,6 +14,8 @@ export interface TimelineEntry {
 
 const token = (value: bigint | undefined) => (value === undefined ? '' : `token ${value.toString()}`);
 const join = (...parts: string[]) => parts.filter((part) => part !== '').join(', ');
+/** A duration for people: whole milliseconds (the events carry `performance.now()` differences). */
+const ms = (value: number) => `${Math.round(value)} ms`;
 const reasonOf = (reason: unknown) => (reason instanceof Error ? reason.message : String(reason));
 /** A lock event names its lock, a leadership event its election. */
 const nameOf = (event: { readonly name: string } | { readonly election: string }) => ('name' in event ? event.name : event.election);
@@ -25,16 +27,16 @@ export function timelineEntryOf(event: ZkLockEvent): TimelineEntry {
     case 'session.state':
       return { at, type: event.type, name: 'session', detail: join(`${event.previous} → ${event.state}`, event.sessionId ? `session 0x${event.sessionId}` : '') };
     case 'lock.acquired':
-      return { at, type: event.type, name: event.name, detail: join(token(event.token), `waited ${event.waitMs} ms`) };
+      return { at, type: event.type, name: event.name, detail: join(token(event.token), `waited ${ms(event.waitMs)}`) };
     case 'lock.released':
-      return { at, type: event.type, name: event.name, detail: join(token(event.token), `held ${event.holdMs} ms`) };
+      return { at, type: event.type, name: event.name, detail: join(token(event.token), `held ${ms(event.holdMs)}`) };
     case 'lock.lost':
       return { at, type: event.type, name: event.name, detail: join(token(event.token), event.reason) };
     case 'lock.recovery':
     case 'leadership.recovery':
       return { at, type: event.type, name: nameOf(event), detail: join(token(event.token), `repairing ${event.interrupted.holder}'s section (token ${event.interrupted.token.toString()})`, 'outcome' in event ? event.outcome : '') };
     case 'lock.timeout':
-      return { at, type: event.type, name: event.name, detail: `gave up after ${event.waitMs} ms` };
+      return { at, type: event.type, name: event.name, detail: `gave up after ${ms(event.waitMs)}` };
     case 'lock.aborted':
     case 'lock.failed':
       return { at, type: event.type, name: event.name, detail: reasonOf('reason' in event ? event.reason : event.error) };
