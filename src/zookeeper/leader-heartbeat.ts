@@ -24,7 +24,7 @@ export class LeaderHeartbeat {
 
   constructor(private readonly sources: LeaderHeartbeatSources) {}
 
-  /** Beats from now on, the first time a sixth of the timeout after the latest request through the leader (or from now). */
+  /** Looks a sixth of the timeout from now, then beats whenever nothing went through the leader for that long. Idempotent. */
   start(): void {
     if (this.timer === undefined) this.schedule(this.sources.timeoutMs() / 6);
   }
