@@ -71,6 +71,9 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
         holding += 1;
         most = Math.max(most, holding);
         if (holding > 3) over += 1;
+        // Each caller's first hold lasts until 3 held at once (bounded): whether all the permits are
+        // used then depends on the semaphore, not on how the 3 ms holds happen to overlap.
+        if (i === 0) await until(async () => most === 3, 'all 3 permits in use at once');
         await sleep(3);
         holding -= 1;
         await lease.release();
@@ -173,63 +176,58 @@ describe('counting semaphore (LockClient.acquirePermits)', () => {
     assert.deepEqual(await queuedIn(observer, dir), []);
   });
 
-  it('a grant marked before the waiter behind it set its watch still wakes it', async () => {
+  /**
+   * A holder of both of 2 permits, a first waiter queued for 1, then a second waiter for 1 through a
+   * FaultySession that `hook` sets up; `grantAndMark(node)` (for the hook to call while the second
+   * looks at `node`) releases the holder and waits until the first waiter's node is marked granted.
+   * The second must be granted beside the first. Returns the nodes `grantAndMark` was called for.
+   */
+  async function secondGrantedByMark(name: string, hook: (faulty: FaultySession, dir: string, grantAndMark: (node: string) => Promise<void>) => void): Promise<string[]> {
     const faulty = new FaultySession(sessions[5]!);
     const client = new LockClient(faulty, { root });
-    const name = 'early-mark';
     const dir = client.pathOf(name, 'semaphore');
+    const waitedFor: string[] = [];
     try {
       const holder = (await clients[0]!.acquirePermits(name, { permits: 2, take: 2 }))!;
       const first = clients[1]!.acquirePermits(name, { permits: 2, take: 1 });
       await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
-      // The second waiter's watch on the first waiter's node is held back until that node is marked.
-      let firstNode = '';
-      faulty.before('getData', async (request) => {
-        if (!request.path.startsWith(`${dir}/`)) return;
-        firstNode = request.path;
+      hook(faulty, dir, async (node) => {
+        waitedFor.push(node);
         await holder.release();
-        await until(async () => ((await observer.exists(firstNode))?.version ?? 0) > 0, 'the first waiter granted and marked');
-      }, 1);
-      const second = (await withTimeout(client.acquirePermits(name, { permits: 2, take: 1 }), 5000, 'the second is granted beside the first'))!;
-      assert.ok(firstNode.length > 0, 'the second waited for the first');
-      const firstLease = (await withTimeout(first, 5000, "the first waiter granted"))!;
-      assert.ok(firstLease.isHeld && second.isHeld);
-      await Promise.all([firstLease.release(), second.release()]);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it('a grant marked after a failed look at the predecessor (CONNECTIONLOSS) still wakes the waiter behind it', async () => {
-    const faulty = new FaultySession(sessions[5]!);
-    const client = new LockClient(faulty, { root });
-    const name = 'mark-after-loss';
-    const dir = client.pathOf(name, 'semaphore');
-    try {
-      const holder = (await clients[0]!.acquirePermits(name, { permits: 2, take: 2 }))!;
-      const first = clients[1]!.acquirePermits(name, { permits: 2, take: 1 });
-      await until(async () => (await queuedIn(observer, dir)).length === 2, 'the first waiter queued');
-      // The second waiter's first look at the first waiter's node fails; its next one is held
-      // back until that node is granted and marked: the same node, waited for a second time.
-      let firstNode = '';
-      faulty.before('getData', (request) => {
-        if (!request.path.startsWith(`${dir}/`)) return;
-        faulty.before('getData', async (again) => {
-          firstNode = again.path;
-          await holder.release();
-          await until(async () => ((await observer.exists(firstNode))?.version ?? 0) > 0, 'the first waiter granted and marked');
-        }, 1);
-        throw connectionLoss('getData', request.path);
-      }, 1);
+        await until(async () => ((await observer.exists(node))?.version ?? 0) > 0, 'the first waiter granted and marked');
+      });
       // The permits are free (the first waiter holds one of two): no release needed to get the other.
       const second = (await withTimeout(client.acquirePermits(name, { permits: 2, take: 1 }), 5000, 'the second is granted beside the first'))!;
-      assert.ok(firstNode.length > 0, 'the second waited for the first again');
       const firstLease = (await withTimeout(first, 5000, 'the first waiter granted'))!;
       assert.ok(firstLease.isHeld && second.isHeld);
       await Promise.all([firstLease.release(), second.release()]);
     } finally {
       await client.close();
     }
+    return waitedFor;
+  }
+
+  it('a grant marked before the waiter behind it set its watch still wakes it', async () => {
+    // The second waiter's watch on the first waiter's node is held back until that node is marked.
+    const waitedFor = await secondGrantedByMark('early-mark', (faulty, dir, grantAndMark) =>
+      faulty.before('getData', async (request) => {
+        if (request.path.startsWith(`${dir}/`)) await grantAndMark(request.path);
+      }, 1),
+    );
+    assert.equal(waitedFor.length, 1, 'the second waited for the first');
+  });
+
+  it('a grant marked after a failed look at the predecessor (CONNECTIONLOSS) still wakes the waiter behind it', async () => {
+    // The second waiter's first look at the first waiter's node fails; its next one is held
+    // back until that node is granted and marked: the same node, waited for a second time.
+    const waitedFor = await secondGrantedByMark('mark-after-loss', (faulty, dir, grantAndMark) =>
+      faulty.before('getData', (request) => {
+        if (!request.path.startsWith(`${dir}/`)) return;
+        faulty.before('getData', (again) => grantAndMark(again.path), 1);
+        throw connectionLoss('getData', request.path);
+      }, 1),
+    );
+    assert.equal(waitedFor.length, 1, 'the second waited for the first again');
   });
 
   it("the grant's mark is not taken for a release request", async () => {
