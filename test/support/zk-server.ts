@@ -110,7 +110,8 @@ function removePidFile(pid: number | undefined): void {
   if (file) fs.rmSync(file, { force: true });
 }
 
-function makeTempDir(prefix: string): string {
+/** A fresh temp dir (under the run dir, /dev/shm or the OS tmp dir) that is removed on exit. */
+export function makeTempDir(prefix: string): string {
   const base = process.env.ZK_TEST_RUN_DIR ?? (isWritableDir('/dev/shm') ? '/dev/shm' : os.tmpdir());
   const dir = fs.mkdtempSync(path.join(base, prefix));
   tempDirs.add(dir);

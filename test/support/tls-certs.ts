@@ -1,0 +1,130 @@
+/**
+ * Certificates for TLS tests, made at test time with the `openssl` CLI (no fixtures to expire):
+ *
+ *   - a CA, and signed by it a server certificate for 127.0.0.1 and localhost (subjectAltName IP
+ *     and DNS) and two client certificates, CN=alice and CN=bob (for x509 ACLs);
+ *   - a second, unrelated CA and a client certificate it signed, CN=mallory (the "wrong CA" case).
+ *
+ * Keys are EC prime256v1 in PKCS#8 PEM ("BEGIN PRIVATE KEY"): a few ms each where RSA 2048 takes
+ * ~100 ms, and ZooKeeper's PemReader only reads PKCS#8 (it tries RSA, then EC, then DSA; the
+ * "BEGIN EC PRIVATE KEY" form of `openssl ecparam -genkey` does not load).
+ *
+ * One set per test process (`testCerts()` caches it), in a temp dir removed on exit like the
+ * servers' (see `makeTempDir` in zk-server.ts).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { makeTempDir } from './zk-server.js';
+
+const run = promisify(execFile);
+const OPENSSL = 'openssl';
+const VALID_DAYS = '2';
+
+/** A certificate and its private key, as PEM strings and as files. */
+export interface TestIdentity {
+  cert: string;
+  key: string;
+  certFile: string;
+  keyFile: string;
+  /**
+   * The subject DN as ZooKeeper's X509AuthenticationProvider names the client
+   * (`X500Principal.getName()`, RFC 2253): the id of an `x509` ACL, e.g. 'CN=alice'.
+   */
+  dn: string;
+}
+
+/** A CA's certificate (what a peer trusts), as PEM and as a file. */
+export interface TestCa {
+  cert: string;
+  certFile: string;
+}
+
+export interface TestCerts {
+  /** Temp dir holding every file below. */
+  dir: string;
+  /** The CA that signed `server`, `alice` and `bob`: what clients and the server trust. */
+  ca: TestCa;
+  /** For 127.0.0.1 and localhost (serverAuth). */
+  server: TestIdentity;
+  /** Client certificates (clientAuth) signed by `ca`. */
+  alice: TestIdentity;
+  bob: TestIdentity;
+  /** An unrelated CA, which the server does not trust. */
+  wrongCa: TestCa;
+  /** A client certificate (CN=mallory) signed by `wrongCa`: the server must refuse it. */
+  mallory: TestIdentity;
+}
+
+let cached: Promise<TestCerts> | undefined;
+
+/** The certificates of this test process, made on first use. */
+export function testCerts(): Promise<TestCerts> {
+  cached ??= makeCerts().catch((error: unknown) => {
+    cached = undefined; // let a later call try again instead of replaying the failure
+    throw error;
+  });
+  return cached;
+}
+
+async function makeCerts(): Promise<TestCerts> {
+  const dir = makeTempDir('tls-certs-');
+  const file = (name: string): string => path.join(dir, name);
+  const ca = await makeCa(dir, 'ca', 'nestjs-zk-lock test CA');
+  const wrongCa = await makeCa(dir, 'wrong-ca', 'nestjs-zk-lock unrelated CA');
+  const serverExt = ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'extendedKeyUsage=serverAuth'];
+  const clientExt = ['extendedKeyUsage=clientAuth'];
+  return {
+    dir,
+    ca: { cert: fs.readFileSync(ca.certFile, 'utf8'), certFile: ca.certFile },
+    server: await makeLeaf(file('server'), 'localhost', ca, serverExt),
+    alice: await makeLeaf(file('alice'), 'alice', ca, clientExt),
+    bob: await makeLeaf(file('bob'), 'bob', ca, clientExt),
+    wrongCa: { cert: fs.readFileSync(wrongCa.certFile, 'utf8'), certFile: wrongCa.certFile },
+    mallory: await makeLeaf(file('mallory'), 'mallory', wrongCa, clientExt),
+  };
+}
+
+interface Signer { certFile: string; keyFile: string }
+
+async function makeCa(dir: string, name: string, commonName: string): Promise<Signer> {
+  const certFile = path.join(dir, `${name}.pem`);
+  const keyFile = path.join(dir, `${name}-key.pem`);
+  await openssl([
+    'req', '-x509', ...newEcKey(keyFile), '-subj', `/CN=${commonName}`, '-days', VALID_DAYS, '-out', certFile,
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  return { certFile, keyFile };
+}
+
+/** A key and a certificate for `/CN=<commonName>` signed by `signer`, with `extensions`. */
+async function makeLeaf(base: string, commonName: string, signer: Signer, extensions: string[]): Promise<TestIdentity> {
+  const [certFile, keyFile, csrFile, extFile] = [`${base}.pem`, `${base}-key.pem`, `${base}.csr`, `${base}.ext`];
+  await openssl(['req', ...newEcKey(keyFile), '-subj', `/CN=${commonName}`, '-out', csrFile]);
+  fs.writeFileSync(extFile, ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', ...extensions].join('\n') + '\n');
+  await openssl([
+    'x509', '-req', '-in', csrFile, '-CA', signer.certFile, '-CAkey', signer.keyFile, '-set_serial', randomSerial(),
+    '-days', VALID_DAYS, '-extfile', extFile, '-out', certFile,
+  ]);
+  return { cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8'), certFile, keyFile, dn: `CN=${commonName}` };
+}
+
+/** `req` arguments for a new unencrypted EC P-256 key, written as PKCS#8 PEM. */
+function newEcKey(keyFile: string): string[] {
+  return ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile];
+}
+
+/** Distinct serials per certificate, so that no verifier mistakes one for another. */
+function randomSerial(): string {
+  return `0x${Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}1`;
+}
+
+async function openssl(args: string[]): Promise<void> {
+  try {
+    await run(OPENSSL, args, { timeout: 30_000 });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`${OPENSSL} ${args.join(' ')} failed: ${(error as Error).message}\n${stderr}`, { cause: error });
+  }
+}
