@@ -71,19 +71,17 @@ export function testCerts(): Promise<TestCerts> {
 async function makeCerts(): Promise<TestCerts> {
   const dir = makeTempDir('tls-certs-');
   const file = (name: string): string => path.join(dir, name);
-  const ca = await makeCa(dir, 'ca', 'nestjs-zk-lock test CA');
-  const wrongCa = await makeCa(dir, 'wrong-ca', 'nestjs-zk-lock unrelated CA');
+  const [ca, wrongCa] = await Promise.all([makeCa(dir, 'ca', 'nestjs-zk-lock test CA'), makeCa(dir, 'wrong-ca', 'nestjs-zk-lock unrelated CA')]);
   const serverExt = ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'extendedKeyUsage=serverAuth'];
   const clientExt = ['extendedKeyUsage=clientAuth'];
-  return {
-    dir,
-    ca: { cert: fs.readFileSync(ca.certFile, 'utf8'), certFile: ca.certFile },
-    server: await makeLeaf(file('server'), 'localhost', ca, serverExt),
-    alice: await makeLeaf(file('alice'), 'alice', ca, clientExt),
-    bob: await makeLeaf(file('bob'), 'bob', ca, clientExt),
-    wrongCa: { cert: fs.readFileSync(wrongCa.certFile, 'utf8'), certFile: wrongCa.certFile },
-    mallory: await makeLeaf(file('mallory'), 'mallory', wrongCa, clientExt),
-  };
+  const [server, alice, bob, mallory] = await Promise.all([
+    makeLeaf(file('server'), 'localhost', ca, serverExt),
+    makeLeaf(file('alice'), 'alice', ca, clientExt),
+    makeLeaf(file('bob'), 'bob', ca, clientExt),
+    makeLeaf(file('mallory'), 'mallory', wrongCa, clientExt),
+  ]);
+  const caOf = (signer: Signer): TestCa => ({ cert: fs.readFileSync(signer.certFile, 'utf8'), certFile: signer.certFile });
+  return { dir, ca: caOf(ca), server, alice, bob, wrongCa: caOf(wrongCa), mallory };
 }
 
 interface Signer { certFile: string; keyFile: string }

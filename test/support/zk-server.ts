@@ -19,6 +19,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TcpProxy } from './tcp-proxy.js';
+import { DEBIAN_NETTY_JARS, zkTlsConfig, type ZkTlsOptions } from './zk-tls-config.js';
 
 /** Server tuning shared by the tests and the benchmark; `extraConfig` can override or add. */
 export const ZK_DEFAULT_CONFIG = {
@@ -58,6 +59,11 @@ export interface ZkServerStartOptions extends ZkServerOptions {
    * sessions `ff…`), which a standalone server never does (its id is 0).
    */
   serverId?: number;
+  /**
+   * Also serve TLS on a free `securePort` (Netty connection factory, PEM stores, x509 ACLs): see
+   * zk-tls-config.ts. The plain `port` stays open.
+   */
+  tls?: ZkTlsOptions;
 }
 
 export type Mntr = Record<string, string | number>;
@@ -137,7 +143,7 @@ function resolveRuntime(): Runtime {
     classpath = `${lib}/*`;
   } else {
     if (!fs.existsSync(DEBIAN_JAR)) installWithApt();
-    classpath = [DEBIAN_JAR, ...DEBIAN_LOG_JARS.filter((jar) => fs.existsSync(jar))].join(':');
+    classpath = [DEBIAN_JAR, ...[...DEBIAN_LOG_JARS, ...DEBIAN_NETTY_JARS].filter((jar) => fs.existsSync(jar))].join(':');
   }
   const java = findJava();
   if (!java) throw new Error(`No \`java\` found (JAVA_HOME or PATH). ${INSTALL_HINT}`);
@@ -239,6 +245,9 @@ export class ZkServer {
   private exited: Promise<ExitInfo> = Promise.resolve({ code: null, signal: null });
   private paused = false;
   private disposed = false;
+  /** TLS port (with `tls`); fixed once started, like `port`. */
+  private tlsPort: number | undefined;
+  private tls: ZkTlsOptions | undefined;
 
   /** Use `ZkServer.start()` or `ZkEnsemble.start()`. */
   private constructor(
@@ -253,13 +262,15 @@ export class ZkServer {
 
   static async start(options: ZkServerStartOptions = {}): Promise<ZkServer> {
     const dir = makeTempDir('zk-');
-    const { serverId, ...serverOptions } = options;
+    const { serverId, tls, ...serverOptions } = options;
     const server = new ZkServer(dir, 0, [], serverOptions, true);
+    server.tls = tls;
     try {
       // A freed port can be grabbed by someone else before java binds it: retry with a new one.
       for (let attempt = 1; ; attempt++) {
-        const [port, quorumPort, electionPort] = await freePorts(3);
+        const [port, quorumPort, electionPort, securePort] = await freePorts(tls ? 4 : 3);
         server.port = port!;
+        server.tlsPort = securePort;
         if (serverId !== undefined) server.configLines = singleMemberQuorum(server.dataDir, serverId, port!, quorumPort!, electionPort!);
         try { await server.launch(); return server; } catch (error) {
           if (attempt >= 3 || !(error instanceof AddressInUseError)) throw error;
@@ -278,6 +289,13 @@ export class ZkServer {
   }
 
   get connectString(): string { return `127.0.0.1:${this.port}`; }
+  /** The TLS client port of a server started with `tls`. */
+  get securePort(): number {
+    if (this.tlsPort === undefined) throw new Error(`ZooKeeper on port ${this.port} was started without tls: it has no securePort`);
+    return this.tlsPort;
+  }
+  /** `127.0.0.1:<securePort>`, for a client that speaks TLS. */
+  get secureConnectString(): string { return `127.0.0.1:${this.securePort}`; }
   get dataDir(): string { return path.join(this.dir, 'data'); }
   get logFile(): string { return path.join(this.dir, 'zookeeper.log'); }
   /** PID of the current (or last) java process. */
@@ -470,6 +488,7 @@ export class ZkServer {
       ...(o.tickTime !== undefined && { tickTime: o.tickTime }),
       ...(o.minSessionTimeout !== undefined && { minSessionTimeout: o.minSessionTimeout }),
       ...(o.maxSessionTimeout !== undefined && { maxSessionTimeout: o.maxSessionTimeout }),
+      ...(this.tls && zkTlsConfig(this.dir, this.securePort, this.tls)),
       ...o.extraConfig,
       dataDir: this.dataDir,
       clientPort: this.port,
