@@ -2,7 +2,7 @@
  * The harness's TLS ZooKeeper (`ZkServer.start({ tls })`, test/support/zk-tls-config.ts), proved
  * with `node:tls` alone: a hand-encoded ConnectRequest over TLS gets a ConnectResponse from a
  * client the server accepts, and nothing from one it refuses. No ZooKeeper client involved.
- * Budget: two servers (one restarted) and a dozen handshakes; every wait is bounded.
+ * Budget: three servers (one restarted) and fifteen handshakes; every wait is bounded.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -111,7 +111,7 @@ describe('ZkServer with tls, clientAuth need', () => {
     assertSession(await attempt(zk, client(certs, certs.bob)));
     const log = await waitFor(() => {
       const text = fs.readFileSync(zk.logFile, 'utf8');
-      return text.includes(`Authenticated Id '${certs.bob.dn}' for Scheme 'x509'`) && text;
+      return text.includes(`Authenticated Id '${certs.bob.dn}' for Scheme 'x509'`) ? text : undefined;
     }, { message: `x509 ids in ${zk.logFile}` });
     assert.match(log, new RegExp(`Authenticated Id '${certs.alice.dn}' for Scheme 'x509'`));
   });
@@ -165,5 +165,30 @@ describe('ZkServer with tls, clientAuth want', () => {
     await zk.restart();
     assert.equal(zk.securePort, securePort);
     assertSession(await attempt(zk, client(certs, certs.alice)));
+  });
+});
+
+describe('ZkServer with tls, TLS 1.3', () => {
+  let certs: TestCerts;
+  let zk: ZkServer;
+  before(async () => {
+    certs = await testCerts();
+    zk = await ZkServer.start({ tls: { clientAuth: 'need', certs, protocol: 'TLSv1.3' } });
+  });
+  after(async () => { await zk?.dispose(); });
+
+  it('gives a client with a certificate from the CA a session', async () => {
+    assertSession(await attempt(zk, { ...client(certs, certs.alice), minVersion: 'TLSv1.3' }));
+  });
+
+  it('refuses clients without a good certificate only after their handshake completed', async () => {
+    // In TLS 1.3 the client's Finished goes out with its certificate: 'secureConnect' fires, and
+    // the server's alert arrives afterwards, as an error on an established socket.
+    for (const identity of [undefined, certs.mallory]) {
+      const outcome = await attempt(zk, client(certs, identity));
+      assert.equal(outcome.handshake, true, identity?.dn ?? 'no certificate');
+      assert.equal(outcome.response, undefined, identity?.dn ?? 'no certificate');
+      assert.ok(outcome.errorCode, `${identity?.dn ?? 'no certificate'}: the socket closed without an error`);
+    }
   });
 });

@@ -27,6 +27,12 @@ export interface ZkTlsOptions {
   clientAuth: ZkClientAuth;
   /** The server's certificate and the CA it trusts for clients: `await testCerts()`. */
   certs: TestCerts;
+  /**
+   * 'TLSv1.2' (default) is what ZooKeeper 3.8 speaks unconfigured: `ssl.protocol` defaults to
+   * TLSv1.2 and its default cipher suites are all TLS 1.2 ones. 'TLSv1.3' serves TLS 1.3 only,
+   * where a server refuses a client certificate only after the client's handshake completed.
+   */
+  protocol?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 /**
@@ -43,7 +49,7 @@ const X509_PROVIDER = 'org.apache.zookeeper.server.auth.X509AuthenticationProvid
  * Writes the server's PEM key store and trust store under `<dir>/tls/` and returns the zoo.cfg
  * entries for TLS on 127.0.0.1:`securePort`. Called at every launch, so a restart re-reads them.
  */
-export function zkTlsConfig(dir: string, securePort: number, { clientAuth, certs }: ZkTlsOptions): Record<string, string | number> {
+export function zkTlsConfig(dir: string, securePort: number, { clientAuth, certs, protocol }: ZkTlsOptions): Record<string, string | number> {
   const tlsDir = path.join(dir, 'tls');
   fs.mkdirSync(tlsDir, { recursive: true });
   const keyStore = path.join(tlsDir, 'keystore.pem');
@@ -60,5 +66,11 @@ export function zkTlsConfig(dir: string, securePort: number, { clientAuth, certs
     'ssl.trustStore.type': 'PEM',
     'ssl.clientAuth': clientAuth,
     'authProvider.x509': X509_PROVIDER,
+    // Naming the protocol is not enough: with only TLS 1.2 suites enabled, no handshake succeeds.
+    ...(protocol === 'TLSv1.3' && {
+      'ssl.protocol': 'TLSv1.3',
+      'ssl.enabledProtocols': 'TLSv1.3',
+      'ssl.ciphersuites': 'TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384',
+    }),
   };
 }
