@@ -5,8 +5,8 @@
  *     and DNS) and two client certificates, CN=alice and CN=bob (for x509 ACLs);
  *   - a second, unrelated CA and a client certificate it signed, CN=mallory (the "wrong CA" case).
  *
- * Keys are EC prime256v1 in PKCS#8 PEM ("BEGIN PRIVATE KEY"): a few ms each where RSA 2048 takes
- * ~100 ms, and ZooKeeper's PemReader only reads PKCS#8 (it tries RSA, then EC, then DSA; the
+ * Keys are EC prime256v1 in PKCS#8 PEM ("BEGIN PRIVATE KEY"): ~10 ms each where RSA 2048 takes
+ * 130–230 ms, and ZooKeeper's PemReader only reads PKCS#8 (it tries RSA, then EC, then DSA; the
  * "BEGIN EC PRIVATE KEY" form of `openssl ecparam -genkey` does not load).
  *
  * One set per test process (`testCerts()` caches it), in a temp dir removed on exit like the
