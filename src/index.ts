@@ -62,6 +62,8 @@ export type { ZkSessionClient } from './zookeeper/session-requests.js';
 export type { ZkClient } from './zookeeper/requests.js';
 export type { SessionState, SessionStateChange } from './zookeeper/session-state.js';
 export type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
+export type { ZkDriver } from './zookeeper/open-session-handle.js';
+export type { ZkTlsOptions } from './zookeeper/protocol/server-link.js';
 export {
   CREATOR_ALL_ACL,
   OPEN_ACL_UNSAFE,
@@ -101,3 +103,5 @@ export { LockOrderError } from './errors/lock-order.error.js';
 export { LockUpgradeError } from './errors/lock-upgrade.error.js';
 export { SemaphorePermitsMismatchError } from './errors/semaphore-permits-mismatch.error.js';
 export { NativeClientMissingError } from './errors/native-client-missing.error.js';
+export { TlsHandshakeError } from './errors/tls-handshake.error.js';
+export { ZooKeeperProtocolError } from './errors/zookeeper-protocol.error.js';

@@ -8,6 +8,8 @@ import { refuseUnknownKeys } from './errors/known-keys.js';
 import { validateLockName } from './recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
+import { ZK_DRIVERS, type ZkDriver } from './zookeeper/open-session-handle.js';
+import type { ZkTlsOptions } from './zookeeper/protocol/server-link.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
 
 const LOG_LEVELS: readonly ClientLogLevel[] = ['silent', 'error', 'warn', 'info', 'debug'];
@@ -18,7 +20,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
 // Every key of each options type: `satisfies` makes the compiler check the list both ways, so a new option cannot be refused as unknown.
 /** The keys of `ZkLockModuleOptions`, in the order the README lists them. */
 export const ZK_LOCK_OPTION_KEYS: readonly string[] = Object.keys({
-  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, clientLogLevel: 1,
+  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, tls: 1, driver: 1, clientLogLevel: 1,
 } satisfies Record<keyof ZkLockModuleOptions, 1>);
 const ELECTION_KEYS = Object.keys({ name: 1, joinOnBootstrap: 1, suspendPolicy: 1, warmUpHandOver: 1 } satisfies Record<keyof ZkLockElectionOptions, 1>);
 const AUTH_KEYS = Object.keys({ scheme: 1, credentials: 1 } satisfies Record<keyof ZkAuth, 1>);
@@ -44,12 +46,23 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     auth,
     acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
+    ...validateDriver(options.driver ?? ZK_LOCK_DEFAULTS.driver, options.tls),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
     drainTimeoutMs: validateDuration('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, { integer: true }),
     maxRecordBytes: validateInteger('maxRecordBytes', options.maxRecordBytes ?? ZK_LOCK_DEFAULTS.maxRecordBytes, 1, MAX_INT32),
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
   };
+}
+
+function validateDriver(driver: unknown, tls: unknown): Pick<ResolvedZkLockOptions, 'driver' | 'tls'> {
+  if (!ZK_DRIVERS.includes(driver as ZkDriver)) throw new InvalidOptionsError('driver', `expected one of ${ZK_DRIVERS.map((d) => `'${d}'`).join(', ')}, got ${describeValue(driver)}`);
+  if (tls === undefined) return { driver: driver as ZkDriver, tls: undefined };
+  if (tls === null || typeof tls !== 'object' || Array.isArray(tls)) {
+    throw new InvalidOptionsError('tls', `expected node:tls connection options ({ ca, cert, key, ... }), got ${describeValue(tls)}`);
+  }
+  if (driver === 'native') throw new InvalidOptionsError('tls', "the 'native' driver (the zookeeper package's C client) cannot speak TLS; use driver 'typescript'");
+  return { driver: driver as ZkDriver, tls: tls as ZkTlsOptions };
 }
 
 function validateElection(value: unknown): ResolvedZkLockOptions['election'] {

@@ -1,4 +1,6 @@
 import type { LeaderSuspendPolicy } from './recipes/election/leadership-term.js';
+import type { ZkDriver } from './zookeeper/open-session-handle.js';
+import type { ZkTlsOptions } from './zookeeper/protocol/server-link.js';
 import type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
 import { DEFAULT_MAX_RECORD_BYTES, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 
@@ -26,7 +28,18 @@ export interface ZkLockModuleOptions {
    * Costs one setAcl per created node (the `zookeeper` package cannot pass an ACL to create).
    */
   acl?: 'creator' | 'open' | readonly ZkAcl[];
-  /** Log level of the ZooKeeper C client (stderr). Default `silent`: state changes go to Nest's Logger. */
+  /**
+   * TLS to the servers' `secureClientPort`: `node:tls` connection options such as `ca`, `cert`,
+   * `key`, `servername`, `rejectUnauthorized`. With `cert` and `key` the session is authenticated
+   * as the certificate's subject DN under the `x509` ACL scheme. Not with `driver: 'native'`.
+   */
+  tls?: ZkTlsOptions;
+  /**
+   * Which ZooKeeper client speaks for the module: `typescript` (default), the library's own, or
+   * `native`, the C client of the optional `zookeeper` package (which must then be installed).
+   */
+  driver?: ZkDriver;
+  /** Log level of the ZooKeeper C client (stderr), `driver: 'native'` only. Default `silent`: state changes go to Nest's Logger. */
   clientLogLevel?: ClientLogLevel;
   /** Who this process is, stored in its queue nodes and ready records. Default `<hostname>:<pid>`. */
   identity?: string;
@@ -81,6 +94,8 @@ export interface ResolvedZkLockOptions {
   /** The ACL given to created nodes; undefined: ZooKeeper's open default, no setAcl. */
   readonly acl: readonly ZkAcl[] | undefined;
   readonly clientLogLevel: ClientLogLevel;
+  readonly driver: ZkDriver;
+  readonly tls: ZkTlsOptions | undefined;
   readonly identity: string;
   readonly drainTimeoutMs: number;
   readonly maxRecordBytes: number;
@@ -94,6 +109,7 @@ export const ZK_LOCK_DEFAULTS = {
   sessionTimeoutMs: 30_000,
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
+  driver: 'typescript',
   drainTimeoutMs: 10_000,
   maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
   election: { name: 'default', joinOnBootstrap: true, suspendPolicy: 'immediate', warmUpHandOver: true },

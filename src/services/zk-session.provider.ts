@@ -28,6 +28,8 @@ export const zkSessionProvider: Provider = {
       auth: options.auth,
       ...(options.acl && { acl: { root: options.root, acl: options.acl } }),
       clientLogLevel: options.clientLogLevel,
+      driver: options.driver,
+      tls: options.tls,
       maxRecordBytes: options.maxRecordBytes,
       logger,
       events,

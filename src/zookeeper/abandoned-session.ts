@@ -1,5 +1,6 @@
 import { NATIVE_CLOSE_EXPIRED } from './native-binding.js';
-import { ZooKeeperHandle, type ZooKeeperHandleOptions } from './zookeeper-handle.js';
+import { openSessionHandle, type SessionHandleOptions } from './open-session-handle.js';
+import type { SessionHandle } from './session-handle.js';
 
 /**
  * Ends a session that the supervisor abandoned while the ensemble was unreachable (see
@@ -12,18 +13,18 @@ import { ZooKeeperHandle, type ZooKeeperHandleOptions } from './zookeeper-handle
  * Bounded by `boundMs`, after which the server has expired the session by itself.
  */
 export class AbandonedSessionCloser {
-  private readonly client: ZooKeeperHandle;
+  private readonly client: SessionHandle;
   private readonly bound: NodeJS.Timeout;
   private done = false;
 
   constructor(
-    options: ZooKeeperHandleOptions,
+    options: SessionHandleOptions,
     readonly sessionId: string,
     password: string,
     boundMs: number,
     private readonly onDone: (outcome: 'closed' | 'already-expired' | 'gave-up') => void,
   ) {
-    this.client = new ZooKeeperHandle(
+    this.client = openSessionHandle(
       options,
       {
         onConnected: () => {

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { tlsRefusal, type TlsHandshakeError } from '../errors/tls-handshake.error.js';
 import { describeValue } from '../errors/describe-value.js';
 import { validateDuration } from '../errors/duration-option.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
@@ -13,12 +14,16 @@ import { AbandonedSessionCloser } from './abandoned-session.js';
 import { applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-binding.js';
+import { openSessionHandle, type SessionHandleOptions, type ZkDriver } from './open-session-handle.js';
+import { parseConnectString } from './protocol/host-list.js';
+import type { Dialer, ZkTlsOptions } from './protocol/server-link.js';
+import type { SessionHandle } from './session-handle.js';
 import { LeaderHeartbeat } from './leader-heartbeat.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './session-requests.js';
-import { ZooKeeperHandle, type ClientLogLevel } from './zookeeper-handle.js';
+import type { ClientLogLevel } from './zookeeper-handle.js';
 
 export interface ZkSessionLogger {
   log(message: string): void;
@@ -45,8 +50,14 @@ export interface ZkSessionOptions {
   readonly acl?: ZnodeAclPolicy;
   /** Largest record (create or setData data) sent; larger ones fail with `RecordTooLargeError`. Default 512 KiB. */
   readonly maxRecordBytes?: number;
+  /** Which client speaks to ZooKeeper (see `ZkDriver`). Default `typescript`. */
+  readonly driver?: ZkDriver;
+  /** Speak TLS with these `node:tls` options (`ca`, `cert`, `key`, ...): the TypeScript driver only. */
+  readonly tls?: ZkTlsOptions;
   /** @internal The C client binding (see `ZooKeeperHandleOptions.binding`): simulations pass the simulated one. */
   readonly binding?: NativeZooKeeperConstructor;
+  /** @internal How the TypeScript driver opens links: simulations pass their own. */
+  readonly dialer?: Dialer;
 }
 
 const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
@@ -66,7 +77,7 @@ const SILENT: ZkSessionLogger = { log() {}, warn() {}, error() {} };
  * (`abandonUnreachable`).
  */
 export class ZkSession implements ZkSessionClient {
-  private client: ZooKeeperHandle | undefined;
+  private client: SessionHandle | undefined;
   private readonly subject: BehaviorSubject<SessionStateChange>;
   private readonly lossClock: SessionLossClock;
   private readonly heartbeat: LeaderHeartbeat;
@@ -86,6 +97,9 @@ export class ZkSession implements ZkSessionClient {
   private sessionStartedAt: number | undefined;
   private negotiatedTimeoutMs = 0;
   private readonly maxRecordBytes: number;
+  /** While `connect()` waits: the TLS refusals met so far, by server, and how to end the wait on them. */
+  private startup: { tlsRefusals: Map<string, TlsHandshakeError>; refused: AbortController } | undefined;
+  private readonly serverCount: number;
 
   constructor(private readonly options: ZkSessionOptions) {
     // The module validates its options in full; used on its own (from JavaScript, say), a missing
@@ -99,6 +113,7 @@ export class ZkSession implements ZkSessionClient {
       throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);
     }
     this.logger = options.logger ?? SILENT;
+    this.serverCount = new Set(parseConnectString(options.connectString).hosts.map((h) => `${h.host}:${h.port}`)).size;
     this.subject = new BehaviorSubject<SessionStateChange>({ state: 'connecting', sessionId: undefined, at: performance.now() });
     this.lossClock = new SessionLossClock({
       timeoutMs: () => this.timeoutMs(),
@@ -142,7 +157,7 @@ export class ZkSession implements ZkSessionClient {
     return this.subject.value.state === 'closed';
   }
 
-  /** Watches the current session has set that have not fired yet (see `ZooKeeperHandle.watcherCount`). */
+  /** Watches the current session has set that have not fired yet (see `SessionHandle.watcherCount`). */
   get watcherCount(): number {
     return this.client?.watcherCount ?? 0;
   }
@@ -180,9 +195,14 @@ export class ZkSession implements ZkSessionClient {
     }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), connectTimeoutMs);
+    this.startup = { tlsRefusals: new Map(), refused: new AbortController() };
     try {
-      await this.waitForConnection(timeout.signal);
+      await this.waitForConnection(AbortSignal.any([timeout.signal, this.startup.refused.signal]));
     } catch (error) {
+      if (this.startup.refused.signal.aborted && !this.isClosed) {
+        this.close();
+        throw this.startup.refused.signal.reason;
+      }
       if (timeout.signal.aborted && !this.isClosed) {
         this.close();
         // A given binding (a simulation) has no address to probe.
@@ -194,7 +214,22 @@ export class ZkSession implements ZkSessionClient {
       throw error;
     } finally {
       clearTimeout(timer);
+      this.startup = undefined;
     }
+  }
+
+  /**
+   * During `connect()`: a TLS handshake refused by either side is a configuration error, which no
+   * retry mends. Once every server of the connect string refused one, start-up fails at once
+   * with the first refusal instead of waiting out the connect timeout.
+   */
+  private onAttemptFailed(server: string, reason: Error): void {
+    const startup = this.startup;
+    const refusal = startup && tlsRefusal(server, reason);
+    if (!startup || !refusal || this.connectedOnce) return;
+    this.logger.warn(refusal.message);
+    if (!startup.tlsRefusals.has(server)) startup.tlsRefusals.set(server, refusal);
+    if (startup.tlsRefusals.size >= this.serverCount) startup.refused.abort(startup.tlsRefusals.values().next().value);
   }
 
   waitForConnection(signal?: AbortSignal): Promise<void> {
@@ -307,7 +342,7 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */
-  private send<T>(operation: string, path: string, request: (client: ZooKeeperHandle) => Promise<T>): Promise<T> {
+  private send<T>(operation: string, path: string, request: (client: SessionHandle) => Promise<T>): Promise<T> {
     if (this.client) return request(this.client);
     if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation, path));
     // Between an expiry and its replacement there is no handle.
@@ -320,22 +355,18 @@ export class ZkSession implements ZkSessionClient {
   }
 
   private openClient(): void {
-    const client = new ZooKeeperHandle(
-      {
-        connectString: this.options.connectString,
-        sessionTimeoutMs: this.options.sessionTimeoutMs,
-        clientLogLevel: this.options.clientLogLevel,
-        binding: this.options.binding,
-      },
+    const client = openSessionHandle(
+      this.handleOptions(),
       {
         onConnected: () => this.client === client && this.onConnected(client),
         onConnecting: () => this.client === client && this.onDisconnected(),
         onClosed: (code) => this.client === client && this.onHandleClosed(code),
         onLeaderAnswer: () => this.client === client && this.lossClock.proofArrived(),
+        onAttemptFailed: (server, reason) => this.client === client && this.onAttemptFailed(server, reason),
       },
     );
     this.client = client;
-    // The C client keeps the credentials and re-sends them after every reconnection.
+    // The driver keeps the credentials and re-sends them after every reconnection.
     for (const { scheme, credentials } of this.options.auth ?? []) {
       client.addAuth(scheme, credentials).catch((error: unknown) => {
         if (this.client === client) this.logger.error(`Adding ${scheme} auth failed: ${String(error)}`);
@@ -343,7 +374,7 @@ export class ZkSession implements ZkSessionClient {
     }
   }
 
-  private onConnected(client: ZooKeeperHandle): void {
+  private onConnected(client: SessionHandle): void {
     const sessionId = client.sessionId;
     const resumed = this.connectedOnce && sessionId === this.knownSessionId;
     this.connectedOnce = true;
@@ -404,7 +435,7 @@ export class ZkSession implements ZkSessionClient {
    * and the C client would retry that forever without ever reporting an expiry. Everything the
    * session held was already given up at `lost`, so nothing is lost by starting afresh.
    */
-  private abandonUnreachable(client: ZooKeeperHandle): void {
+  private abandonUnreachable(client: SessionHandle): void {
     if (this.client !== client || isConnectedState(this.state) || this.state === 'closed') return;
     this.logger.warn(
       `ZooKeeper session 0x${this.knownSessionId} not reconnected (or confirmed by the leader) within a session timeout ` +
@@ -422,9 +453,8 @@ export class ZkSession implements ZkSessionClient {
     const abandoned = this.abandoned;
     this.abandoned = undefined;
     if (!abandoned || this.abandonedCloser) return;
-    const { connectString, sessionTimeoutMs, clientLogLevel, binding } = this.options;
     this.abandonedCloser = new AbandonedSessionCloser(
-      { connectString, sessionTimeoutMs, clientLogLevel, binding },
+      this.handleOptions(),
       abandoned.id,
       abandoned.password,
       this.timeoutMs(),
@@ -463,6 +493,11 @@ export class ZkSession implements ZkSessionClient {
     this.replaceTimer = setTimeout(() => {
       if (this.state !== 'closed') this.openClient();
     }, delay);
+  }
+
+  private handleOptions(): SessionHandleOptions {
+    const { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer } = this.options;
+    return { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer };
   }
 
   private emit(state: SessionState): void {

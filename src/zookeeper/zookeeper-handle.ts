@@ -12,7 +12,7 @@ import {
   type NativeZooKeeperConstructor,
 } from './native-binding.js';
 import type { CreateMode, Watcher, WatchEventType, ZkAcl, ZkStat } from './types.js';
-import type { ZkClient } from './requests.js';
+import type { SessionHandle, SessionHandleEvents } from './session-handle.js';
 
 const CREATE_FLAGS: Record<CreateMode, number> = {
   persistent: 0,
@@ -56,16 +56,7 @@ export interface ZooKeeperHandleOptions {
   readonly binding?: NativeZooKeeperConstructor;
 }
 
-export interface ZooKeeperHandleEvents {
-  /** Connected to a server; the session id is known. Fires again after each reconnection. */
-  onConnected(): void;
-  /** The TCP connection dropped; the C client is trying the servers again. */
-  onConnecting(): void;
-  /** The handle is dead: `code` 0 = closed by us, -112 = session expired, -113 = auth failed. */
-  onClosed(code: number): void;
-  /** A request through the leader was answered: `lastContactAt` may have moved. */
-  onLeaderAnswer?(): void;
-}
+export type ZooKeeperHandleEvents = SessionHandleEvents;
 
 export function toStat(raw: NativeStat): ZkStat {
   return {
@@ -105,7 +96,7 @@ interface TrackedWatch {
  * (`lastContactAt`, monotonic ms; see `LeaderContact` for which replies prove it), which bounds
  * when the leader may expire it.
  */
-export class ZooKeeperHandle implements ZkClient {
+export class ZooKeeperHandle implements SessionHandle {
   private readonly handle: NativeZooKeeper;
   private readonly native: NativeBinding;
   private readonly contact: LeaderContact;

@@ -1,0 +1,91 @@
+import { ZooKeeperProtocolError } from '../../errors/zookeeper-protocol.error.js';
+
+/**
+ * Reads jute records (see `JuteWriter`) from one frame. Every length field is checked against
+ * what is left of the frame before anything is allocated, so hostile or garbled bytes can only
+ * end in a `ZooKeeperProtocolError`, never in a huge allocation or a read past the end.
+ */
+export class JuteReader {
+  private at = 0;
+
+  constructor(
+    private readonly bytes: Buffer,
+    /** Named in errors: what this frame was read as. */
+    private readonly record: string,
+  ) {}
+
+  get remaining(): number {
+    return this.bytes.length - this.at;
+  }
+
+  int(): number {
+    this.need(4, 'int');
+    const value = this.bytes.readInt32BE(this.at);
+    this.at += 4;
+    return value;
+  }
+
+  long(): bigint {
+    this.need(8, 'long');
+    const value = this.bytes.readBigInt64BE(this.at);
+    this.at += 8;
+    return value;
+  }
+
+  bool(): boolean {
+    this.need(1, 'boolean');
+    return this.bytes[this.at++] !== 0;
+  }
+
+  /** A buffer; a null one (length -1) reads as empty, as the Java client hands it to callers. */
+  buffer(): Buffer {
+    const length = this.length('buffer');
+    if (length < 0) return Buffer.alloc(0);
+    const value = Buffer.from(this.bytes.subarray(this.at, this.at + length)); // a copy: the frame's memory is reused
+    this.at += length;
+    return value;
+  }
+
+  ustring(): string {
+    const length = this.length('ustring');
+    if (length < 0) return '';
+    const value = this.bytes.toString('utf8', this.at, this.at + length);
+    this.at += length;
+    return value;
+  }
+
+  /** A vector: each item takes at least `minItemBytes`, which bounds a count before the loop. */
+  vector<T>(what: string, minItemBytes: number, item: () => T): T[] {
+    const count = this.int();
+    if (count < 0) return []; // a null vector
+    if (count * minItemBytes > this.remaining) this.fail(`${what} count ${count} exceeds the ${this.remaining} bytes left`);
+    const items: T[] = [];
+    for (let i = 0; i < count; i++) items.push(item());
+    return items;
+  }
+
+  strings(what: string): string[] {
+    return this.vector(what, 4, () => this.ustring());
+  }
+
+  /** The whole frame must have been read: bytes left over mean we misread its type. */
+  end(): void {
+    if (this.remaining !== 0) this.fail(`${this.remaining} unread bytes at the end`);
+  }
+
+  fail(detail: string): never {
+    throw new ZooKeeperProtocolError(this.record, detail);
+  }
+
+  /** A length field: -1 (null) or 0 ... remaining; anything else is garbage. */
+  private length(what: string): number {
+    const length = this.int();
+    if (length < -1) this.fail(`negative ${what} length ${length}`);
+    if (length > this.remaining) this.fail(`${what} length ${length} exceeds the ${this.remaining} bytes left`);
+    return length;
+  }
+
+  private need(bytes: number, what: string): void {
+    if (this.remaining < bytes) this.fail(`truncated: ${what} needs ${bytes} bytes, ${this.remaining} left`);
+  }
+}

@@ -1,0 +1,243 @@
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { LeaderContact, routeOf, touchSlackMs } from '../leader-contact.js';
+import type { SessionHandle, SessionHandleEvents } from '../session-handle.js';
+import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkStat } from '../types.js';
+import { parseConnectString } from './host-list.js';
+import { multiOp, multiReadOp, type MultiOp, type MultiResult, type ReadOp, type ReadResult } from './multi.js';
+import { CreateFlag, WatcherType } from './op-codes.js';
+import {
+  addWatchOp,
+  createOp,
+  deleteOp,
+  existsOp,
+  getAclOp,
+  getChildrenOp,
+  getDataOp,
+  getEphemeralsOp,
+  removeWatchesOp,
+  setAclOp,
+  setDataOp,
+  syncOp,
+  whoAmIOp,
+  type Operation,
+} from './operations.js';
+import { ProtocolSession } from './protocol-session.js';
+import { parseSessionIdHex, sessionIdHex } from './records.js';
+import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
+import { WatchRegistry, type WatchKind } from './watch-registry.js';
+
+export interface ProtocolHandleOptions {
+  /** `host:port[,host:port...][/chroot]` */
+  readonly connectString: string;
+  readonly sessionTimeoutMs: number;
+  /** Speak TLS to the servers with these `node:tls` options. */
+  readonly tls?: ZkTlsOptions;
+  /** @internal How links are opened (default: TCP, or TLS with `tls`); the simulation gives its own. */
+  readonly dialer?: Dialer;
+  /** @internal Used by tests to bound the shuffle of the hosts. */
+  readonly random?: () => number;
+}
+
+/** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
+const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
+
+// Why this file is long: one method per request, each a line or two over `ProtocolSession.send`
+// plus the watch it leaves behind; they share the chroot and watch conventions defined here.
+
+/**
+ * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
+ * every path, the watches kept in a `WatchRegistry` (and set again after every reconnection),
+ * and leader contact recorded from the exact times the handshake and each request were written.
+ */
+export class ProtocolHandle implements SessionHandle {
+  private readonly session: ProtocolSession;
+  private readonly contact: LeaderContact;
+  private readonly watches = new WatchRegistry();
+  private readonly chroot: string;
+  private closedCode: number | undefined;
+
+  constructor(
+    options: ProtocolHandleOptions,
+    events: SessionHandleEvents,
+    resume?: { id: string; password: string },
+  ) {
+    const { hosts, chroot } = parseConnectString(options.connectString);
+    this.chroot = chroot;
+    this.contact = new LeaderContact(() => touchSlackMs(this.session.negotiatedTimeoutMs));
+    this.session = new ProtocolSession(
+      {
+        hosts,
+        timeoutMs: options.sessionTimeoutMs,
+        dialer: options.dialer ?? socketDialer(options.tls),
+        resume: resume && { id: parseSessionIdHex(resume.id), password: Buffer.from(resume.password, 'hex') },
+        random: options.random,
+      },
+      {
+        // The leader accepted (or revalidated) the session after the handshake was written.
+        connected: (handshakeSentAt) => {
+          this.contact.connected(handshakeSentAt);
+          events.onConnected();
+        },
+        disconnected: () => events.onConnecting(),
+        closed: (code) => {
+          this.closedCode = code;
+          this.watches.clear();
+          events.onClosed(code);
+        },
+        notification: (type, serverPath) => this.watches.dispatch(type, this.fromServer(serverPath)),
+        sent: (operation, sentAt) => this.contact.sent(routeOf(operation), sentAt),
+        answered: (operation, sentAt, err) => {
+          if (routeOf(operation) !== 'leader' || NOT_AN_ANSWER.has(err)) return;
+          this.contact.answered(sentAt);
+          events.onLeaderAnswer?.();
+        },
+        attemptFailed: (server, reason) => events.onAttemptFailed?.(server, reason),
+        watchesToRestore: () => this.watches.toRestore((path) => this.toServer(path)),
+      },
+    );
+  }
+
+  get sessionId(): string {
+    return sessionIdHex(this.session.id);
+  }
+
+  get sessionPassword(): string {
+    return this.session.passwordBytes.toString('hex');
+  }
+
+  get negotiatedTimeoutMs(): number {
+    return this.session.negotiatedTimeoutMs;
+  }
+
+  get lastContactAt(): number {
+    return this.contact.provenAt;
+  }
+
+  get lastLeaderRequestAt(): number {
+    return this.contact.lastLeaderSendAt;
+  }
+
+  get isClosed(): boolean {
+    return this.closedCode !== undefined;
+  }
+
+  get watcherCount(): number {
+    return this.watches.count;
+  }
+
+  close(): void {
+    this.session.close();
+  }
+
+  addAuth(scheme: string, credentials: string): Promise<void> {
+    return this.session.addAuth(scheme, Buffer.from(credentials, 'utf8'));
+  }
+
+  async create(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent'): Promise<string> {
+    return (await this.create2(path, data, mode)).path;
+  }
+
+  /** Creates a znode and answers with its stat too (`create2`): no read needed to learn its version or czxid. */
+  async create2(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent', acl: readonly ZkAcl[] = OPEN_ACL_UNSAFE): Promise<{ path: string; stat: ZkStat }> {
+    const created = await this.request(createOp(this.toServer(path), data ?? Buffer.alloc(0), acl, CreateFlag[mode]), path);
+    return { path: this.fromServer(created.path), stat: created.stat };
+  }
+
+  async getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    const reply = await this.request(getChildrenOp(this.toServer(path), !!watcher), path);
+    if (watcher) this.watches.add('child', path, watcher);
+    return reply;
+  }
+
+  async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    const reply = await this.request(getDataOp(this.toServer(path), !!watcher), path);
+    if (watcher) this.watches.add('data', path, watcher);
+    return reply;
+  }
+
+  async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
+    let stat: ZkStat | null;
+    let kind: WatchKind = 'data';
+    try {
+      stat = await this.request(existsOp(this.toServer(path), !!watcher), path);
+    } catch (error) {
+      // NONODE is an answer, not a failure; the server set a watch for the node's creation.
+      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+      stat = null;
+      kind = 'exist';
+    }
+    if (watcher) this.watches.add(kind, path, watcher);
+    return stat;
+  }
+
+  setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
+    return this.request(setDataOp(this.toServer(path), data, version), path);
+  }
+
+  delete(path: string, version = -1): Promise<void> {
+    return this.request(deleteOp(this.toServer(path), version), path);
+  }
+
+  getAcl(path: string): Promise<{ acl: ZkAcl[]; stat: ZkStat }> {
+    return this.request(getAclOp(this.toServer(path)), path);
+  }
+
+  async setAcl(path: string, acl: readonly ZkAcl[], version = -1): Promise<void> {
+    await this.request(setAclOp(this.toServer(path), acl, version), path);
+  }
+
+  async sync(path: string): Promise<void> {
+    await this.request(syncOp(this.toServer(path)), path);
+  }
+
+  /** All or nothing: see `MultiResult` for what a failed transaction answers. */
+  async multi(ops: readonly MultiOp[]): Promise<MultiResult[]> {
+    const results = await this.request(multiOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+    return results.map((result) => (result.type === 'create' ? { ...result, path: this.fromServer(result.path) } : result));
+  }
+
+  multiRead(ops: readonly ReadOp[]): Promise<ReadResult[]> {
+    return this.request(multiReadOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+  }
+
+  /** A watch that fires on every change of `path` (or, `recursive`, of any node below it) until removed. */
+  async addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
+    await this.request(addWatchOp(this.toServer(path), recursive), path);
+    this.watches.addPersistent(path, recursive, listener);
+  }
+
+  /**
+   * Forgets `watcher` (or every watcher) of `path` of a kind; the server is asked to drop its
+   * watch only when no other watcher of this session still needs it.
+   */
+  async removeWatches(path: string, type: keyof typeof WatcherType, watcher?: Watcher): Promise<void> {
+    const kinds = type === 'any' ? (['data', 'child', 'persistent'] as const) : type === 'data' ? (['data'] as const) : (['child'] as const);
+    const { serverStillNeeded } = this.watches.remove(path, kinds, watcher);
+    if (!serverStillNeeded) await this.request(removeWatchesOp(this.toServer(path), type), path);
+  }
+
+  /** Paths of the ephemeral nodes this session owns under `prefixPath`. */
+  async getEphemerals(prefixPath = '/'): Promise<string[]> {
+    const paths = await this.request(getEphemeralsOp(this.toServer(prefixPath)), prefixPath);
+    return paths.map((path) => this.fromServer(path));
+  }
+
+  /** The identities the server authenticated this session as. */
+  whoAmI(): Promise<{ scheme: string; user: string }[]> {
+    return this.request(whoAmIOp(), undefined);
+  }
+
+  private request<T>(op: Operation<T>, displayPath: string | undefined): Promise<T> {
+    return this.session.send(op, displayPath);
+  }
+
+  private toServer(path: string): string {
+    if (!this.chroot) return path;
+    return path === '/' ? this.chroot : this.chroot + path;
+  }
+
+  private fromServer(path: string): string {
+    if (!this.chroot || !path.startsWith(this.chroot)) return path;
+    return path.length === this.chroot.length ? '/' : path.slice(this.chroot.length);
+  }
+}

@@ -1,0 +1,40 @@
+import type { ZkClient } from './requests.js';
+
+/**
+ * One ZooKeeper session as a driver gives it to the supervisor (`ZkSession`): the requests, the
+ * session's identity, and what the leader is proven to have seen of it (`LeaderContact`). When
+ * the session ends (expired, closed) the handle is dead and the supervisor opens another.
+ * Two drivers implement it: `ProtocolHandle` (our TypeScript client, the default) and
+ * `ZooKeeperHandle` (the `zookeeper` package's C client).
+ */
+export interface SessionHandle extends ZkClient {
+  /** Session id as hex, as ZooKeeper prints it and as `ZkStat.ephemeralOwner` carries it. */
+  readonly sessionId: string;
+  /** Session password as hex: with the id, enough to resume (or, in tests, to expire) it. */
+  readonly sessionPassword: string;
+  /** The session timeout the server granted (it clamps the request to its min/max). */
+  readonly negotiatedTimeoutMs: number;
+  /** Monotonic ms: the leader touched this session at this time or later (`LeaderContact`). */
+  readonly lastContactAt: number;
+  /** Monotonic ms: when the latest request that goes through the leader (a write, a sync) was sent. */
+  readonly lastLeaderRequestAt: number;
+  readonly isClosed: boolean;
+  /** Watches set and not fired yet (one per watcher given). */
+  readonly watcherCount: number;
+  close(): void;
+  /** Adds credentials to the session; the driver re-sends them after every reconnection. */
+  addAuth(scheme: string, credentials: string): Promise<void>;
+}
+
+export interface SessionHandleEvents {
+  /** Connected to a server; the session id is known. Fires again after each reconnection. */
+  onConnected(): void;
+  /** The TCP connection dropped; the driver is trying the servers again. */
+  onConnecting(): void;
+  /** The handle is dead: `code` 0 = closed by us, -112 = session expired, -113 = auth failed. */
+  onClosed(code: number): void;
+  /** A request through the leader was answered: `lastContactAt` may have moved. */
+  onLeaderAnswer?(): void;
+  /** A connection attempt to `server` (`host:port`) failed before it carried the session (drivers that can tell). */
+  onAttemptFailed?(server: string, reason: Error): void;
+}
