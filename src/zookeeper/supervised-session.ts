@@ -166,6 +166,11 @@ export class ZkSession implements ZkSessionClient {
     return this.timeoutMs();
   }
 
+  /** The client that speaks for this session (`ZkSessionOptions.driver`). */
+  get driver(): ZkDriver {
+    return this.options.binding ? 'native' : (this.options.driver ?? 'typescript');
+  }
+
   get connectString(): string {
     return this.options.connectString;
   }

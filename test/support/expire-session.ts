@@ -5,7 +5,7 @@
  * client must be kept from reconnecting meanwhile (e.g. a refusing TcpProxy), or its
  * reconnection takes the session back before the close arrives.
  */
-import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import { openSessionHandle } from '../../src/zookeeper/open-session-handle.js';
 import { withTimeout } from './wait.js';
 
 export async function closeFromSecondClient(
@@ -19,7 +19,7 @@ export async function closeFromSecondClient(
   let connected!: () => void;
   let closedWith: number | undefined;
   const ready = new Promise<void>((resolve) => (connected = resolve));
-  const client = new ZooKeeperHandle(
+  const client = openSessionHandle(
     { connectString, sessionTimeoutMs },
     { onConnected: () => connected(), onConnecting: () => undefined, onClosed: (code) => (closedWith = code) },
     { id, password },
@@ -27,12 +27,12 @@ export async function closeFromSecondClient(
   try {
     await withTimeout(ready, 10_000, `could not resume session 0x${id} to expire it`);
     if (closedWith !== undefined || client.sessionId !== id) throw new Error(`the second client did not resume session 0x${id}`);
-    // Leave the package's 'connect' callback first: close() called from inside it only marks the
-    // handle and sends closeSession later.
+    // Leave the 'connect' callback first: the C client's close() called from inside it only marks
+    // the handle and sends closeSession later.
     await new Promise((resolve) => setImmediate(resolve));
     await beforeClose?.();
   } finally {
-    // Sends closeSession and waits (synchronously, up to 1.5 s) for the server's answer.
+    // Sends closeSession; the server ends the session when it reads it.
     client.close();
   }
 }

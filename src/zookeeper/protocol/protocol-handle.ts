@@ -101,8 +101,9 @@ export class ProtocolHandle implements SessionHandle {
     return sessionIdHex(this.session.id);
   }
 
+  /** Upper-case hex, as the C binding prints it: its parser misreads lower-case digits (`HexStringToPassword`). */
   get sessionPassword(): string {
-    return this.session.passwordBytes.toString('hex');
+    return this.session.passwordBytes.toString('hex').toUpperCase();
   }
 
   get negotiatedTimeoutMs(): number {
