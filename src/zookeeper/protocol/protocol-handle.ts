@@ -24,7 +24,7 @@ import {
 import { ProtocolSession } from './protocol-session.js';
 import { parseSessionIdHex, sessionIdHex } from './records.js';
 import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
-import { WatchRegistry, type WatchKind } from './watch-registry.js';
+import { WatchRegistry } from './watch-registry.js';
 
 export interface ProtocolHandleOptions {
   /** `host:port[,host:port...][/chroot]` */
@@ -38,11 +38,9 @@ export interface ProtocolHandleOptions {
   readonly random?: () => number;
 }
 
+const NONODE = -101;
 /** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
 const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
-
-// Why this file is long: one method per request, each a line or two over `ProtocolSession.send`
-// plus the watch it leaves behind; they share the chroot and watch conventions defined here.
 
 /**
  * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
@@ -144,31 +142,34 @@ export class ProtocolHandle implements SessionHandle {
     return { path: this.fromServer(created.path), stat: created.stat };
   }
 
-  async getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
-    const reply = await this.request(getChildrenOp(this.toServer(path), !!watcher), path);
-    if (watcher) this.watches.add('child', path, watcher);
-    return reply;
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.request(getChildrenOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'child'));
   }
 
-  async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    const reply = await this.request(getDataOp(this.toServer(path), !!watcher), path);
-    if (watcher) this.watches.add('data', path, watcher);
-    return reply;
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    return this.request(getDataOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'data'));
   }
 
   async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
-    let stat: ZkStat | null;
-    let kind: WatchKind = 'data';
     try {
-      stat = await this.request(existsOp(this.toServer(path), !!watcher), path);
+      return await this.request(existsOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'exists'));
     } catch (error) {
       // NONODE is an answer, not a failure; the server set a watch for the node's creation.
-      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
-      stat = null;
-      kind = 'exist';
+      if (ZooKeeperError.is(error, 'NONODE')) return null;
+      throw error;
     }
-    if (watcher) this.watches.add(kind, path, watcher);
-    return stat;
+  }
+
+  /**
+   * Registers `watcher` as the reply is read (`ProtocolSession.send`), where the server set its
+   * watch: on success; for exists also on NONODE, as a watch for the node's creation.
+   */
+  private watchOnReply(path: string, watcher: Watcher | undefined, request: 'data' | 'child' | 'exists'): ((err: number) => void) | undefined {
+    if (!watcher) return undefined;
+    return (err) => {
+      if (err === 0) this.watches.add(request === 'child' ? 'child' : 'data', path, watcher);
+      else if (err === NONODE && request === 'exists') this.watches.add('exist', path, watcher);
+    };
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
@@ -203,8 +204,9 @@ export class ProtocolHandle implements SessionHandle {
 
   /** A watch that fires on every change of `path` (or, `recursive`, of any node below it) until removed. */
   async addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
-    await this.request(addWatchOp(this.toServer(path), recursive), path);
-    this.watches.addPersistent(path, recursive, listener);
+    await this.request(addWatchOp(this.toServer(path), recursive), path, (err) => {
+      if (err === 0) this.watches.addPersistent(path, recursive, listener);
+    });
   }
 
   /**
@@ -228,8 +230,8 @@ export class ProtocolHandle implements SessionHandle {
     return this.request(whoAmIOp(), undefined);
   }
 
-  private request<T>(op: Operation<T>, displayPath: string | undefined): Promise<T> {
-    return this.session.send(op, displayPath);
+  private request<T>(op: Operation<T>, displayPath: string | undefined, onReply?: (err: number) => void): Promise<T> {
+    return this.session.send(op, displayPath, onReply);
   }
 
   private toServer(path: string): string {

@@ -59,6 +59,8 @@ interface Pending {
   readonly xid: number;
   readonly op: Operation<unknown>;
   readonly displayPath: string | undefined;
+  /** Runs as the reply is read, before the promise settles: see `send`. */
+  readonly onReply?: (err: number) => void;
   sentAt: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -132,11 +134,16 @@ export class ProtocolSession {
     return this.state === 'closing' || this.state === 'closed';
   }
 
-  /** Sends `op` (now, or after the next handshake) and resolves with its reply. */
-  send<T>(op: Operation<T>, displayPath = op.path): Promise<T> {
+  /**
+   * Sends `op` (now, or after the next handshake) and resolves with its reply. `onReply` runs
+   * synchronously when the reply is read, with its error code: a watch must be registered then,
+   * because the server may send the watched node's change right behind the reply, in the same
+   * read, before any promise continuation could run.
+   */
+  send<T>(op: Operation<T>, displayPath = op.path, onReply?: (err: number) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.isClosed) return reject(new ZooKeeperError(CLOSING, op.name, displayPath, 'session closed'));
-      const pending: Pending = { xid: this.xid(), op, displayPath, sentAt: 0, resolve: resolve as (v: unknown) => void, reject };
+      const pending: Pending = { xid: this.xid(), op, displayPath, onReply, sentAt: 0, resolve: resolve as (v: unknown) => void, reject };
       if (this.state === 'connected') this.write(pending);
       else this.outbox.push(pending);
     });
@@ -266,6 +273,7 @@ export class ProtocolSession {
     }
     if (header.zxid > this.lastZxid) this.lastZxid = header.zxid;
     this.events.answered(pending.op.name, pending.sentAt, header.err);
+    pending.onReply?.(header.err);
     if (header.err !== 0 && !pending.op.readsErrors) {
       return pending.reject(new ZooKeeperError(header.err, pending.op.name, pending.displayPath));
     }
