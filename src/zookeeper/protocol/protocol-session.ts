@@ -99,7 +99,10 @@ export class ProtocolSession {
   private handshakeSentAt = 0;
   private lastSendAt = 0;
   private lastHeardAt = 0;
+  /** The one pending timer of the state machine: dial, connect timeout, ping / read timeout. */
   private timer: NodeJS.Timeout | undefined;
+  /** A read timeout seen by the timer, confirmed after the next socket read (see `armTimer`). */
+  private silenceCheck: NodeJS.Immediate | undefined;
   private closeBound: NodeJS.Timeout | undefined;
 
   constructor(
@@ -165,7 +168,7 @@ export class ProtocolSession {
     if (this.isClosed) return;
     const connected = this.state === 'connected';
     this.state = 'closing';
-    clearTimeout(this.timer);
+    this.clearTimer();
     this.failAll(this.outbox, CLOSING, 'session closed');
     if (connected && this.link) {
       // The reply to closeSession, or the server closing the link, ends it; the bound covers a server that does neither.
@@ -175,6 +178,12 @@ export class ProtocolSession {
     } else {
       this.finish(CLOSED_BY_US);
     }
+  }
+
+  private clearTimer(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.silenceCheck);
+    this.timer = this.silenceCheck = undefined;
   }
 
   private xid(): number {
@@ -242,7 +251,7 @@ export class ProtocolSession {
       // The server no longer knows the session we asked to resume: it expired.
       return this.end(CLOSED_EXPIRED, SESSIONEXPIRED, 'session expired');
     }
-    clearTimeout(this.timer);
+    this.clearTimer();
     this.state = 'connected';
     this.sessionId = response.sessionId;
     this.password = response.password;
@@ -344,12 +353,20 @@ export class ProtocolSession {
    * two thirds passed without hearing anything. It re-arms itself for whichever comes first.
    */
   private armTimer(): void {
-    clearTimeout(this.timer);
+    this.clearTimer();
     const readTimeoutMs = (this.timeout * 2) / 3;
     const now = performance.now();
     const silentFor = now - this.lastHeardAt;
     if (silentFor >= readTimeoutMs) {
-      return this.drop(new Error(`no answer from the server for ${Math.round(silentFor)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`));
+      // After a stall of this process, timers run before the event loop reads the sockets: what
+      // the server sent meanwhile may be waiting unread. Judge the silence after the next read.
+      this.silenceCheck = setImmediate(() => {
+        this.silenceCheck = undefined;
+        const silent = performance.now() - this.lastHeardAt;
+        if (silent < readTimeoutMs) return this.armTimer();
+        this.drop(new Error(`no answer from the server for ${Math.round(silent)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`));
+      });
+      return;
     }
     const pingAt = this.lastSendAt + readTimeoutMs / 2;
     if (now >= pingAt) {
@@ -373,7 +390,7 @@ export class ProtocolSession {
     if (this.state === 'closed') return;
     const wasConnected = this.state === 'connected';
     this.link = undefined;
-    clearTimeout(this.timer);
+    this.clearTimer();
     this.failAll(this.inFlight, CONNECTIONLOSS, reason.message);
     this.failAll(this.outbox, CONNECTIONLOSS, reason.message);
     for (const auth of this.auths) auth.waiting.length = 0;
@@ -395,7 +412,7 @@ export class ProtocolSession {
   private finish(closeCode: number): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearTimeout(this.timer);
+    this.clearTimer();
     clearTimeout(this.closeBound);
     this.failAll(this.inFlight, CLOSING, 'session closed');
     const link = this.link;
