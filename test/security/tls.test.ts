@@ -170,6 +170,12 @@ describe('TLS refused at start-up: TlsHandshakeError at once', () => {
     await refusedTls(openSession(tls), 'client', /UNABLE_TO_VERIFY_LEAF_SIGNATURE/, 'ZkSession.connect() trusting the wrong CA');
   });
 
+  it('by us, when the server certificate does not name the server we asked for', async () => {
+    // The certificate covers 127.0.0.1 and localhost; SNI and the name check ask for another name.
+    const tls = { ...tlsAs(certs.alice), servername: 'zk.example' };
+    await refusedTls(openSession(tls), 'client', /ERR_TLS_CERT_ALTNAME_INVALID/, 'ZkSession.connect() to a server named otherwise');
+  });
+
   it('by the server, when we show no certificate', async () => {
     await refusedTls(startApp({ root: testRoot(), tls: tlsAs(undefined) }), 'server', /ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE.*bad certificate/, 'module start-up without a certificate');
     await refusedTls(openSession(tlsAs(undefined)), 'server', /ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE.*bad certificate/, 'ZkSession.connect() without a certificate');
