@@ -4,7 +4,11 @@ import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { ZK_LOCK_DEFAULTS } from '../zk-lock.options.js';
 import { resolveZkLockOptions, validateConnectString, validateZnodePath } from '../zk-lock.options-validator.js';
+import type { ZkDriver } from '../zookeeper/open-session-handle.js';
+import type { ZkTlsOptions } from '../zookeeper/protocol/server-link.js';
 import type { ZkAuth } from '../zookeeper/types.js';
+import { tlsFromFlags } from './tls-files.js';
+import { UsageError } from './usage-error.js';
 
 export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
        nestjs-zk-lock release --connect <hosts> [options] <lock>
@@ -31,17 +35,18 @@ Options:
       --connect-timeout <ms>  give up connecting after this long (default 5000)
       --auth <scheme:creds>   credentials for a root protected by the module's \`auth\`, e.g.
                               digest:app:secret (or set ZK_LOCK_AUTH, which keeps them out of ps)
+      --tls-ca <file>         speak TLS (the servers' secureClientPort), trusting the CA
+                              certificates of this PEM file (default: Node's trusted CAs)
+      --tls-cert <file>       client certificate (PEM) for servers with ssl.clientAuth need/want;
+                              also the identity of x509 ACLs (needs --tls-key)
+      --tls-key <file>        private key (PEM) of --tls-cert
+      --driver <name>         typescript (default) or native (the zookeeper package; no TLS)
   -h, --help                  show this help
 
 Exit codes: 0 done (release, step-down: the holder or leader was asked), 1 ZooKeeper unreachable
 or a request failed, 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
 election: nobody was asked.
 `;
-
-/** Bad command line: printed with a pointer to --help, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 export interface InspectCommand {
   readonly help: false;
@@ -54,6 +59,9 @@ export interface InspectCommand {
   readonly intervalMs: number;
   readonly connectTimeoutMs: number;
   readonly auth: readonly ZkAuth[];
+  readonly driver: ZkDriver;
+  /** From --tls-ca, --tls-cert, --tls-key; undefined: plain TCP. */
+  readonly tls: ZkTlsOptions | undefined;
 }
 
 /** `release <lock>` or `step-down <election>`: one request, then exit. */
@@ -67,6 +75,9 @@ export interface RequestCommand {
   readonly json: boolean;
   readonly connectTimeoutMs: number;
   readonly auth: readonly ZkAuth[];
+  readonly driver: ZkDriver;
+  /** From --tls-ca, --tls-cert, --tls-key; undefined: plain TCP. */
+  readonly tls: ZkTlsOptions | undefined;
 }
 
 export type Command = InspectCommand | RequestCommand | { readonly help: true };
@@ -89,6 +100,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         interval: { type: 'string' },
         'connect-timeout': { type: 'string' },
         auth: { type: 'string' },
+        'tls-ca': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        driver: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -114,6 +129,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     json: values.json ?? false,
     connectTimeoutMs: milliseconds('--connect-timeout', values['connect-timeout'], 5000, 100, 600_000),
     auth: authOf(values.auth ?? env.ZK_LOCK_AUTH),
+    ...driverAndTls(values.driver, tlsFromFlags(values)),
   };
   const validName = name === undefined ? undefined : check(`name ${JSON.stringify(name)}`, () => validateLockName(name));
   if (command !== 'inspect') return { ...common, command, name: validName! };
@@ -133,6 +149,12 @@ function authOf(value: string | undefined): readonly ZkAuth[] {
   if (colon <= 0) throw new UsageError('--auth: expected scheme:credentials, e.g. digest:app:secret');
   const auth = { scheme: value.slice(0, colon), credentials: value.slice(colon + 1) };
   return check('--auth', () => resolveZkLockOptions({ connect: '127.0.0.1:2181', auth }).auth);
+}
+
+/** `--driver` and the TLS options, validated by the module's own rules for `driver` and `tls`. */
+function driverAndTls(driver: string | undefined, tls: ZkTlsOptions | undefined): { driver: ZkDriver; tls: ZkTlsOptions | undefined } {
+  const resolved = check('--driver', () => resolveZkLockOptions({ connect: '127.0.0.1:2181', driver: driver as ZkDriver | undefined, tls }));
+  return { driver: resolved.driver, tls: resolved.tls };
 }
 
 /** Runs the library's own validation and turns its error into a usage error for `flag`. */

@@ -3,10 +3,11 @@ import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 import { isConnectedState, type SessionState } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
-import { HELP, parseCommandLine, UsageError, type Command, type InspectCommand, type RequestCommand } from './args.js';
+import { HELP, parseCommandLine, type Command, type InspectCommand, type RequestCommand } from './args.js';
 import { inspect } from './inspect.js';
 import { renderText } from './render.js';
 import { renderRequest, sendRequest } from './request.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * `nestjs-zk-lock inspect`: reads the locks and elections under a root and prints them, once or
@@ -50,6 +51,8 @@ async function run(command: InspectCommand | RequestCommand): Promise<number> {
     sessionTimeoutMs: SESSION_TIMEOUT_MS,
     connectTimeoutMs: command.connectTimeoutMs,
     auth: command.auth,
+    driver: command.driver,
+    tls: command.tls,
     clientLogLevel: 'silent',
   });
   const stop = new AbortController();

@@ -34,7 +34,10 @@ const SERVER_REFUSALS = /^ERR_SSL_/;
 export function tlsRefusal(server: string, error: Error): TlsHandshakeError | undefined {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') return undefined;
-  const reason = `${code}: ${error.message}`;
+  // OpenSSL's errors carry its whole error queue as the message (source file, line, a trailing
+  // newline); Node puts the readable part in `reason`, e.g. 'sslv3 alert bad certificate'.
+  const openSslReason = (error as { reason?: unknown }).reason;
+  const reason = `${code}: ${typeof openSslReason === 'string' && openSslReason !== '' ? openSslReason : error.message.trim()}`;
   if (CLIENT_REFUSALS.test(code)) return new TlsHandshakeError(server, 'client', reason, { cause: error });
   if (SERVER_REFUSALS.test(code)) return new TlsHandshakeError(server, 'server', reason, { cause: error });
   return undefined;
