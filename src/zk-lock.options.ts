@@ -25,7 +25,8 @@ export interface ZkLockModuleOptions {
    * authenticated as the same identity can read, write, create, delete or change them, so other
    * clients can neither delete a holder's node nor overwrite ready state. `open` (the default
    * without `auth`): ZooKeeper's world-writable default. Or an explicit list of entries.
-   * Costs one setAcl per created node (the `zookeeper` package cannot pass an ACL to create).
+   * Given in the create itself; with `driver: 'native'` (whose C client cannot pass an ACL to
+   * create) it costs one setAcl per created node.
    */
   acl?: 'creator' | 'open' | readonly ZkAcl[];
   /**

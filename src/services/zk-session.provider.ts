@@ -49,7 +49,7 @@ export const zkSessionProvider: Provider = {
 
 /**
  * The ACL applies to the nodes this module creates. A root created before the ACL was configured
- * keeps the open ACL it was created with (ACL version 0; the package creates every node open), and
+ * keeps the open ACL it was created with (ACL version 0: it was created open), and
  * so does what was created under it then: say so at start-up. (Not `getAcl`: see `ZkSession.secure`.)
  */
 async function warnIfRootUnprotected(session: ZkSession, options: ResolvedZkLockOptions, logger: Logger): Promise<void> {

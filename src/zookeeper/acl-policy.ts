@@ -2,13 +2,20 @@ import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { hasSessionEnded, isConnectedState } from './session-state.js';
-import type { ZnodeAclPolicy } from './types.js';
+import type { ZkAcl, ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './session-requests.js';
+
+/** The ACL `policy` gives `path`: the policy's when `path` lies at or below its root, else none. */
+export function aclOf(policy: ZnodeAclPolicy | undefined, path: string): readonly ZkAcl[] | undefined {
+  return policy && (path === policy.root || path.startsWith(`${policy.root}/`)) ? policy.acl : undefined;
+}
 
 /**
  * Gives `path` the policy's ACL when it lies at or below the policy's root (else does nothing).
- * The `zookeeper` package always creates with the open ACL, so every create of ours is followed
- * by this setAcl, conditional on the node's ACL version. When someone changed the ACL in between
+ * The default driver creates nodes with the policy's ACL already; the C client of the `zookeeper`
+ * package (`driver: 'native'`) always creates with the open ACL, so there every create of ours is
+ * followed by this setAcl, conditional on the node's ACL version. It also secures a node found
+ * after a create whose reply was lost, and a directory a sibling created. When someone changed the ACL in between
  * (a sibling replica securing the same directory, our own earlier attempt whose reply was lost,
  * or another client), we try again on the version we now see: that succeeds only while the ACL
  * lets us administer the node, and leaves it with exactly ours. An ACL that shuts us out ends in
@@ -18,7 +25,7 @@ import type { ZkSessionClient } from './session-requests.js';
  * (Never `getAcl` to compare: the package's binding crashes the process when getAcl fails.)
  */
 export async function applyAclPolicy(session: ZkSessionClient, policy: ZnodeAclPolicy | undefined, path: string): Promise<void> {
-  if (!policy || !(path === policy.root || path.startsWith(`${policy.root}/`))) return;
+  if (!policy || !aclOf(policy, path)) return;
   const sessionId = session.sessionId;
   // A node we just created still has the ACL it was created with (version 0); after a
   // BADVERSION, the version to try is read again (undefined).

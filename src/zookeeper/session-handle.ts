@@ -1,4 +1,7 @@
+import type { MultiOp, MultiResult } from './protocol/multi.js';
+import type { WatcherType } from './protocol/op-codes.js';
 import type { ZkClient } from './requests.js';
+import type { CreateMode, Watcher, ZkAcl, ZkStat } from './types.js';
 
 /**
  * One ZooKeeper session as a driver gives it to the supervisor (`ZkSession`): the requests, the
@@ -24,6 +27,20 @@ export interface SessionHandle extends ZkClient {
   close(): void;
   /** Adds credentials to the session; the driver re-sends them after every reconnection. */
   addAuth(scheme: string, credentials: string): Promise<void>;
+
+  // The powers of the protocol that only some drivers have (the C client has none of them):
+  // `ZkSession` refuses them with `DriverUnsupportedError` where they are missing.
+
+  /** Creates with `acl` (and answers with the stat) in one request. */
+  create2?(path: string, data: Buffer | null, mode: CreateMode, acl?: readonly ZkAcl[]): Promise<{ path: string; stat: ZkStat }>;
+  /** All of `ops` or none. */
+  multi?(ops: readonly MultiOp[]): Promise<MultiResult[]>;
+  /** A watch on every change of `path` (or any node below, `recursive`) until removed. */
+  addWatch?(path: string, recursive: boolean, listener: Watcher): Promise<void>;
+  /** Drops this session's watch (or only `watcher`) on `path` on the server too. */
+  removeWatches?(path: string, type: keyof typeof WatcherType, watcher?: Watcher): Promise<void>;
+  getEphemerals?(prefixPath: string): Promise<string[]>;
+  whoAmI?(): Promise<{ scheme: string; user: string }[]>;
 }
 
 export interface SessionHandleEvents {

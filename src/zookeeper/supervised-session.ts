@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
 import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { DriverUnsupportedError } from '../errors/driver-unsupported.error.js';
 import { tlsRefusal, type TlsHandshakeError } from '../errors/tls-handshake.error.js';
 import { describeValue } from '../errors/describe-value.js';
 import { validateDuration } from '../errors/duration-option.js';
@@ -11,11 +12,12 @@ import { SessionClosedError } from '../errors/session-closed.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { diagnosticsSink, type EventSink } from '../observability/event-sink.js';
 import { AbandonedSessionCloser } from './abandoned-session.js';
-import { applyAclPolicy } from './acl-policy.js';
+import { aclOf, applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-binding.js';
 import { openSessionHandle, type SessionHandleOptions, type ZkDriver } from './open-session-handle.js';
 import { parseConnectString } from './protocol/host-list.js';
+import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { Dialer, ZkTlsOptions } from './protocol/server-link.js';
 import type { SessionHandle } from './session-handle.js';
 import { LeaderHeartbeat } from './leader-heartbeat.js';
@@ -282,6 +284,10 @@ export class ZkSession implements ZkSessionClient {
    */
   async create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
     this.checkRecordSize(path, data);
+    const acl = aclOf(this.options.acl, path);
+    // A driver that can create with an ACL gives the node the policy's ACL in the create itself:
+    // no setAcl after it, and no moment in which the node is open.
+    if (acl && this.client?.create2) return (await this.create2(path, data ?? null, mode ?? 'persistent')).path;
     const created = await this.send('create', path, (client) => client.create(path, data, mode));
     try {
       await this.secure(created);
@@ -291,6 +297,61 @@ export class ZkSession implements ZkSessionClient {
       throw error;
     }
     return created;
+  }
+
+  /**
+   * Creates a znode (with the ACL policy's ACL, when under its root) and answers with its stat
+   * as well, in one request. Not with `driver: 'native'` (`DriverUnsupportedError`).
+   */
+  create2(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent'): Promise<{ path: string; stat: ZkStat }> {
+    try {
+      this.checkRecordSize(path, data);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const acl = aclOf(this.options.acl, path);
+    return this.send('create', path, (client) => this.power(client, 'create2', path).call(client, path, data, mode, acl));
+  }
+
+  /** All of `ops` or none, in one request (see `MultiResult`). Not with `driver: 'native'`. */
+  multi(ops: readonly MultiOp[]): Promise<MultiResult[]> {
+    const path = ops[0]?.path ?? '/';
+    try {
+      for (const op of ops) if (op.type === 'create' || op.type === 'setData') this.checkRecordSize(op.path, op.data);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send('multi', path, (client) => this.power(client, 'multi', path).call(client, ops));
+  }
+
+  /**
+   * A persistent watch on `path` (`recursive`: and every node below it), set again after every
+   * reconnection; it ends with the session, or with `removeWatches`. Not with `driver: 'native'`.
+   */
+  addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
+    return this.send('addWatch', path, (client) => this.power(client, 'addWatch', path).call(client, path, recursive, listener));
+  }
+
+  /** Removes watches of `path` here and, once none of this session needs it, on the server. Not with `driver: 'native'`. */
+  removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void> {
+    return this.send('removeWatches', path, (client) => this.power(client, 'removeWatches', path).call(client, path, type, watcher));
+  }
+
+  /** The ephemeral nodes this session owns under `prefixPath`. Not with `driver: 'native'`. */
+  getEphemerals(prefixPath = '/'): Promise<string[]> {
+    return this.send('getEphemerals', prefixPath, (client) => this.power(client, 'getEphemerals', prefixPath).call(client, prefixPath));
+  }
+
+  /** The identities the server knows this session by (`ip`, `digest`, `x509`, ...). Not with `driver: 'native'`. */
+  whoAmI(): Promise<{ scheme: string; user: string }[]> {
+    return this.send('whoAmI', '/', (client) => this.power(client, 'whoAmI').call(client));
+  }
+
+  /** The driver's method for a power of the protocol, or `DriverUnsupportedError` when it has none. */
+  private power<K extends 'create2' | 'multi' | 'addWatch' | 'removeWatches' | 'getEphemerals' | 'whoAmI'>(client: SessionHandle, name: K, path?: string): NonNullable<SessionHandle[K]> {
+    const method = client[name];
+    if (!method) throw new DriverUnsupportedError(name, this.driver, path);
+    return method as NonNullable<SessionHandle[K]>;
   }
 
   /** Gives `path` the ACL policy's ACL when it lies under the policy's root: see `applyAclPolicy`. */
@@ -348,7 +409,13 @@ export class ZkSession implements ZkSessionClient {
 
   /** Sends on the current session's handle; with none, fails the way a dead handle would. */
   private send<T>(operation: string, path: string, request: (client: SessionHandle) => Promise<T>): Promise<T> {
-    if (this.client) return request(this.client);
+    if (this.client) {
+      try {
+        return request(this.client);
+      } catch (error) {
+        return Promise.reject(error); // refused before sending (DriverUnsupportedError)
+      }
+    }
     if (this.state === 'closed') return Promise.reject(new SessionClosedError(operation, path));
     // Between an expiry and its replacement there is no handle.
     return Promise.reject(new ZooKeeperError(-112, operation, path, 'session being replaced'));
