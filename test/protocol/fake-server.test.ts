@@ -127,6 +127,28 @@ describe('ProtocolHandle against a misbehaving server', () => {
     assert.deepEqual(good.requests.map((r) => r.opCode), [4, 4]);
   });
 
+  it('a garbled ConnectResponse costs that server only: the attempt fails with the protocol error and the next server makes the session', async () => {
+    const [bad, good, sessions] = await startFakes('garbage-handshake');
+    const failed: string[] = [];
+    const events: string[] = [];
+    const handle: ProtocolHandle = new ProtocolHandle(
+      { connectString: `${bad.hostPort},${good.hostPort}`, sessionTimeoutMs: SESSION_TIMEOUT_MS, random: () => 0.999 },
+      {
+        onConnected: () => events.push(`connected ${handle.sessionId}`),
+        onConnecting: () => events.push('connecting'),
+        onClosed: (code) => events.push(`closed ${code}`),
+        onAttemptFailed: (server, reason) => failed.push(`${server} ${reason.constructor.name}: ${reason.message}`),
+      },
+    );
+    opened.push(handle);
+    await waitFor(() => events.length === 1, { timeoutMs: BOUND_MS, message: 'connection through the second server' });
+    assert.equal(failed.length, 1, failed.join('\n'));
+    assert.match(failed[0]!, new RegExp(`^${bad.hostPort} ZooKeeperProtocolError: Malformed ZooKeeper connect response: truncated`));
+    assert.deepEqual([bad.handshakes.length, good.handshakes.length, good.handshakes[0]!.sessionId], [1, 1, 0n], 'a new session, asked of the second server');
+    assert.deepEqual(events, [`connected ${handle.sessionId}`]);
+    assert.ok(sessions.passwords.has(BigInt(`0x${handle.sessionId}`)));
+  });
+
   it('a resume answered with timeOut 0 closes the handle as expired (-112) and fails the queued request with SESSIONEXPIRED', async () => {
     const [bad, stranger] = await startFakes('hang-up', false);
     let queued: Promise<ZooKeeperError> | undefined;

@@ -41,7 +41,9 @@ export type Misbehaviour =
   /** Half of a valid reply, then silence: no more bytes, no ping answered. */
   | 'stall-mid-frame'
   /** Closes the connection. */
-  | 'hang-up';
+  | 'hang-up'
+  /** Answers the handshake itself with a 7-byte frame (too short for a ConnectResponse). */
+  | 'garbage-handshake';
 
 export interface Handshake {
   readonly lastZxidSeen: bigint;
@@ -130,7 +132,7 @@ export class FakeZkServer {
         if (this.misbehaviour === 'out-of-order' && this.requests.length <= 2) {
           held.push(request);
           if (held.length === 2) held.reverse().forEach((r) => socket.write(this.answer(r.xid, r.opCode)));
-        } else if (this.misbehaviour !== undefined && this.misbehaviour !== 'out-of-order' && this.requests.length === 1) {
+        } else if (this.misbehaviour !== undefined && this.misbehaviour !== 'out-of-order' && this.misbehaviour !== 'garbage-handshake' && this.requests.length === 1) {
           silent = true;
           this.misbehave(socket, this.misbehaviour, request.xid);
         } else {
@@ -145,6 +147,7 @@ export class FakeZkServer {
     c.int(); // protocolVersion
     const request: Handshake = { lastZxidSeen: c.long(), timeoutMs: c.int(), sessionId: c.long(), password: Buffer.from(c.buffer() ?? []) };
     this.handshakes.push(request);
+    if (this.misbehaviour === 'garbage-handshake') return void socket.write(handFrame(Buffer.from('garbage')));
     let session: { id: bigint; password: Buffer } | undefined;
     if (request.sessionId === 0n) session = this.sessions.create();
     else if (this.sessions.passwords.get(request.sessionId)?.equals(request.password)) session = { id: request.sessionId, password: request.password };
@@ -155,7 +158,7 @@ export class FakeZkServer {
     if (!session) socket.end();
   }
 
-  private misbehave(socket: net.Socket, misbehaviour: Exclude<Misbehaviour, 'out-of-order'>, xid: number): void {
+  private misbehave(socket: net.Socket, misbehaviour: Exclude<Misbehaviour, 'out-of-order' | 'garbage-handshake'>, xid: number): void {
     switch (misbehaviour) {
       case 'garbage-frame':
         return void socket.write(handFrame(Buffer.from([0xde, 0xad, 0xbe])));
