@@ -102,7 +102,9 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   get sessionPassword(): string {
-    return this.session.passwordBytes.toString('hex');
+    // Upper case, as the `zookeeper` package gives it: its parser reads only '0'-'9' and 'A'-'F'
+    // (node-zk.cpp `hexToFourBits`), so a lower-case password resumed there is wrong, and expires.
+    return this.session.passwordBytes.toString('hex').toUpperCase();
   }
 
   get negotiatedTimeoutMs(): number {
