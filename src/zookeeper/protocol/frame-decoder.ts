@@ -45,6 +45,8 @@ export class FrameDecoder {
   }
 
   private take(bytes: number): Buffer {
+    // An empty frame (length 0) can end exactly where the chunks run out: there is no chunk to cut.
+    if (bytes === 0) return Buffer.alloc(0);
     const first = this.chunks[0]!;
     let out: Buffer;
     if (first.length >= bytes) {

@@ -99,7 +99,10 @@ export class ProtocolHandle implements SessionHandle {
     return sessionIdHex(this.session.id);
   }
 
-  /** Upper-case hex, as the C binding prints it: its parser misreads lower-case digits (`HexStringToPassword`). */
+  /**
+   * Upper-case hex, as the `zookeeper` package gives it: its parser reads only '0'-'9' and 'A'-'F'
+   * (node-zk.cpp `hexToFourBits`), so a lower-case password resumed there is wrong, and expires.
+   */
   get sessionPassword(): string {
     return this.session.passwordBytes.toString('hex').toUpperCase();
   }

@@ -390,6 +390,9 @@ export class ProtocolSession {
     if (this.state === 'closed') return;
     const wasConnected = this.state === 'connected';
     this.link = undefined;
+    // Before the events below: a listener that sends a request must find it queued for the next
+    // server, not written to the link just lost (`connected` with no link threw a TypeError).
+    this.state = 'connecting';
     this.clearTimer();
     this.failAll(this.inFlight, CONNECTIONLOSS, reason.message);
     this.failAll(this.outbox, CONNECTIONLOSS, reason.message);

@@ -1,0 +1,235 @@
+/**
+ * `npm run bench`: BENCHMARKS.md's workloads against a throwaway ZooKeeper started here.
+ *
+ *   node build/bench/run.js [--quick] [--only W1,W3,SCALE] [--server-warmup CYCLES]
+ *
+ * Each workload runs in a fresh Node process (1 s pause between), which prints one JSON object
+ * on the last line of its stdout; its stderr goes to bench/results/logs/<timestamp>/ and, but for
+ * W4's participant lines, to ours. The document is printed, written to
+ * bench/results/<timestamp>.json, and summarized in a table.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { LockClient, ZkSession, ZooKeeperError } from '../src/index.js';
+import { MntrProbe } from './mntr.js';
+import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle } from './raw-zookeeper.js';
+import { benchParams, IMPL } from './params.js';
+import { describeServer, javaVersion, pythonVersion, startBenchServer } from './server.js';
+import { round3 } from './stats.js';
+import { resultTable } from './table.js';
+import { parseArgs, sleep } from './workload-main.js';
+const HERE = path.dirname(fileURLToPath(import.meta.url)); // build/bench
+const BENCH_DIR = path.resolve(HERE, '..', '..', 'bench');
+const WORKLOADS = [
+    { key: 'W1', file: 'w1-uncontended.js', impl: IMPL, timeoutMs: 120_000 },
+    { key: 'W2', file: 'w2-contended.js', impl: IMPL, timeoutMs: 180_000 },
+    { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
+    { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
+    { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
+    { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
+    { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
+    { key: 'W6', file: 'w6-per-entity.js', impl: IMPL, timeoutMs: 300_000 },
+    { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
+    { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
+    { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
+    { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
+];
+function timestamp(date = new Date()) {
+    return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+/** Runs one workload process; resolves with its last stdout line parsed, or `{ error }`. */
+function runWorkloadProcess(w, connect, quick, logDir) {
+    const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(w.args ?? []), ...(quick ? ['--quick'] : [])];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const name = w.impl === IMPL ? w.key : `${w.key}.${w.impl}`;
+    const stderrLog = fs.createWriteStream(path.join(logDir, `${name}.stderr.log`));
+    const stdout = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.on('data', (chunk) => stderrLog.write(chunk));
+    // The terminal gets the workload's own lines; those of its sub-processes (W4's participants,
+    // `W4: [p0] ...`) only go to the log.
+    readline.createInterface({ input: child.stderr }).on('line', (line) => {
+        if (!/^\S+: \[p\d+\] /.test(line))
+            process.stderr.write(`${line}\n`);
+    });
+    return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+            process.stderr.write(`bench: ${w.key} exceeded ${w.timeoutMs} ms, killing pid ${child.pid}\n`);
+            child.kill('SIGKILL');
+        }, w.timeoutMs);
+        child.on('error', (error) => process.stderr.write(`bench: ${w.key}: ${error.message}\n`));
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            stderrLog.end();
+            const text = Buffer.concat(stdout).toString('utf8');
+            fs.writeFileSync(path.join(logDir, `${name}.stdout.log`), text);
+            const last = text.trimEnd().split('\n').pop() ?? '';
+            try {
+                const parsed = JSON.parse(last);
+                if (parsed && typeof parsed === 'object')
+                    return resolve(parsed);
+            }
+            catch { /* reported below */ }
+            resolve({ error: `${w.key} printed no JSON result (exit ${code ?? signal})` });
+        });
+    });
+}
+/**
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8), then
+ * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
+ * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
+ * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
+ * side by side: the library's lock cycle (root /bench/warmup) and W5's raw cycle
+ * (/bench/warmup/raw), `cycles / 2` each. Not measured; every workload snapshots later.
+ */
+async function prepareServer(connect, cycles) {
+    const started = Date.now();
+    const session = new ZkSession({ connectString: connect, sessionTimeoutMs: 30_000, connectTimeoutMs: 15_000 });
+    let raw;
+    try {
+        await session.connect();
+        for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', '/bench/warmup', '/bench/warmup/raw']) {
+            await session.create(p, null, 'persistent').catch((error) => {
+                if (!ZooKeeperError.is(error, 'NODEEXISTS'))
+                    throw error;
+            });
+        }
+        raw = await connectRaw(connect, 30_000);
+        const locks = new LockClient(session, { root: '/bench/warmup' });
+        const flags = RAW_EPHEMERAL_SEQUENTIAL();
+        await Promise.all([
+            (async () => {
+                for (let i = 0; i < cycles / 2; i++)
+                    await (await locks.acquire('warmup')).release();
+            })(),
+            (async () => {
+                for (let i = 0; i < cycles / 2; i++)
+                    await rawCycle(raw, '/bench/warmup/raw', flags);
+            })(),
+        ]);
+    }
+    finally {
+        raw?.close();
+        session.close();
+    }
+    return round3((Date.now() - started) / 1000);
+}
+function hostInfo() {
+    const cpus = os.cpus();
+    return {
+        cpus: cpus.length,
+        cpu_model: cpus[0]?.model ?? 'unknown',
+        kernel: `${os.type()} ${os.release()}`,
+        loadavg_start: os.loadavg().map(round3),
+        loadavg_end: [],
+        java: javaVersion(),
+        python: pythonVersion(),
+        node: process.version,
+    };
+}
+async function main() {
+    const args = parseArgs(process.argv.slice(2));
+    const quick = args.get('quick') === true;
+    const only = args.get('only');
+    const selected = typeof only === 'string' ? only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : WORKLOADS.map((w) => w.key);
+    const unknown = selected.filter((key) => !WORKLOADS.some((w) => w.key === key));
+    if (unknown.length)
+        throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.key).join(', ')}`);
+    const started = Date.now();
+    const ts = timestamp();
+    const logDir = path.join(BENCH_DIR, 'results', 'logs', ts);
+    fs.mkdirSync(logDir, { recursive: true });
+    const host = hostInfo();
+    const params = benchParams(quick);
+    const warmupArg = args.get('server-warmup');
+    if (typeof warmupArg === 'string')
+        params.server_warmup_cycles = Number(warmupArg);
+    process.stderr.write(`bench: starting ZooKeeper (logs in ${path.relative(process.cwd(), logDir)})\n`);
+    const server = await startBenchServer();
+    const workloads = {};
+    const errors = [];
+    let zk;
+    try {
+        const probe = new MntrProbe('127.0.0.1', server.port);
+        zk = await describeServer(server, probe);
+        const warmupS = await prepareServer(server.connectString, params.server_warmup_cycles);
+        process.stderr.write(`bench: server warm-up (${params.server_warmup_cycles} cycles) took ${warmupS} s\n`);
+        let first = true;
+        for (const w of WORKLOADS.filter((w) => selected.includes(w.key))) {
+            if (!first)
+                await sleep(1000);
+            first = false;
+            process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${quick ? ' (quick)' : ''}\n`);
+            const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
+            workloads[w.key] = { ...workloads[w.key], [w.impl]: result };
+            collectErrors(`${w.key}.${w.impl}`, result, errors);
+        }
+    }
+    finally {
+        try {
+            fs.copyFileSync(server.logFile, path.join(logDir, 'zookeeper.log'));
+        }
+        catch (error) {
+            process.stderr.write(`bench: could not keep the server log: ${String(error)}\n`);
+        }
+        await server.dispose();
+    }
+    host.loadavg_end = os.loadavg().map(round3);
+    const doc = {
+        schema: 'zk-lock-bench/1',
+        timestamp: ts,
+        quick,
+        host,
+        zk,
+        params,
+        notes: [
+            `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
+            'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
+            'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',
+            'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',
+            'W8 uses root /bench/w8 and semaphore bench of 4 permits: its queue is /bench/w8/semaphores/bench, one node per caller.',
+            'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',
+            'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
+            'LOOP is not part of BENCHMARKS.md: the bare client on the request patterns of W6 and of SCALE\'s held locks, with an idle process beside it, as the floor of the event-loop figures (every event-loop figure counts the whole process, and the machine\'s share).',
+            'SCALE is not part of BENCHMARKS.md: 1 lock with N queued waiters on one session, and M distinct locks held by one session (root /bench/scale).',
+        ],
+        workloads,
+        errors,
+        elapsed_s: round3((Date.now() - started) / 1000),
+        log_dir: path.relative(BENCH_DIR, logDir),
+    };
+    const text = JSON.stringify(doc, null, 2);
+    fs.writeFileSync(path.join(BENCH_DIR, 'results', `${ts}.json`), `${text}\n`);
+    process.stdout.write(`${text}\n\n${resultTable(doc)}`);
+    process.stderr.write(`bench: wrote ${path.relative(process.cwd(), path.join(BENCH_DIR, 'results', `${ts}.json`))}\n`);
+    if (errors.length)
+        process.exitCode = 1;
+}
+/**
+ * A failed workload (or a failed part of one, e.g. `W2.c8`) holds `{ error }`. A workload that
+ * counted exclusion violations (W7, W8) finished, but the lock failed: that is an error too.
+ */
+function collectErrors(name, result, errors) {
+    if (!result || typeof result !== 'object')
+        return;
+    const record = result;
+    if (typeof record.error === 'string')
+        return void errors.push({ workload: name, error: record.error });
+    if (typeof record.exclusion_violations === 'number' && record.exclusion_violations > 0) {
+        errors.push({ workload: name, error: `${record.exclusion_violations} exclusion violation(s), e.g. ${JSON.stringify(record.exclusion_violation_samples)}` });
+    }
+    for (const [key, value] of Object.entries(record)) {
+        if (value && typeof value === 'object' && typeof value.error === 'string') {
+            errors.push({ workload: `${name}.${key}`, error: String(value.error) });
+        }
+    }
+}
+main().catch((error) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+});
+//# sourceMappingURL=run.js.map

@@ -1,0 +1,59 @@
+/**
+ * W1: uncontended acquire + release. One session, one `LockClient` (root `/bench/w1`, so the
+ * lock lives at `/bench/w1/locks/bench`) reused for every cycle; 200 warm-up cycles, then the
+ * timed cycles between two `mntr` snapshots. Target: 3.00 requests per cycle (create,
+ * getChildren, delete) in two round trips.
+ */
+import { LockClient } from '../src/index.js';
+import { serverDelta } from './mntr.js';
+import { IMPL, LOCK_NAME } from './params.js';
+import { now, rate, ratio, round3, summarize } from './stats.js';
+import { implVersion, openSession } from './session.js';
+import { runWorkload } from './workload-main.js';
+const ROOT = '/bench/w1';
+runWorkload('W1', async ({ connect, params, probe, log }) => {
+    const sessionTimeoutMs = params.session_timeout_ms;
+    const session = await openSession(connect, sessionTimeoutMs);
+    try {
+        const locks = new LockClient(session, { root: ROOT });
+        const cycle = async () => {
+            const lease = await locks.acquire(LOCK_NAME);
+            await lease.release();
+        };
+        for (let i = 0; i < params.w1_warmup; i++)
+            await cycle();
+        const cycles = params.w1_cycles;
+        const latencies = new Array(cycles);
+        const s0 = await probe.snapshot();
+        const start = now();
+        for (let i = 0; i < cycles; i++) {
+            const t = now();
+            await cycle();
+            latencies[i] = now() - t;
+        }
+        const elapsed = (now() - start) / 1000;
+        const s1 = await probe.snapshot();
+        const server = serverDelta(s0, s1);
+        log(`${cycles} cycles in ${elapsed.toFixed(3)} s`);
+        await locks.close();
+        return {
+            impl: IMPL,
+            impl_version: implVersion(),
+            recipe: 'LockClient.acquire/Lease.release (fair queue, pipelined getChildren)',
+            session_timeout_ms: sessionTimeoutMs,
+            lock_path: locks.pathOf(LOCK_NAME),
+            warmup_cycles: params.w1_warmup,
+            cycles,
+            elapsed_s: round3(elapsed),
+            cycles_per_s: rate(cycles, elapsed),
+            cycle_ms: summarize(latencies),
+            server,
+            requests_per_cycle: ratio(server.requests, cycles),
+            packets_received_per_cycle: ratio(server.packets_received, cycles),
+        };
+    }
+    finally {
+        session.close();
+    }
+});
+//# sourceMappingURL=w1-uncontended.js.map

@@ -1,0 +1,91 @@
+/**
+ * W2: contended, zero hold time. C clients (8, then 32), each with its own session and its own
+ * `LockClient` on root `/bench/w2` (lock `/bench/w2/locks/bench`), as concurrent async tasks on
+ * one event loop. Each task takes tickets from a shared counter until `total` acquisitions
+ * happened; the holder alone touches `order`, so `k` is the lock order, and the hand-off
+ * `acq[k+1] - rel[k]` is the time from one release's return to the next acquire's return.
+ */
+import { LockClient } from '../src/index.js';
+import { watchEventLoop } from './event-loop.js';
+import { serverDelta } from './mntr.js';
+import { IMPL, LOCK_NAME } from './params.js';
+import { now, rate, ratio, round3, summarize } from './stats.js';
+import { implVersion, openSession } from './session.js';
+import { runWorkload } from './workload-main.js';
+const ROOT = '/bench/w2';
+/** All clients loop until `total` acquisitions happened; resolves with the timestamps by lock order. */
+async function contend(clients, total) {
+    const acq = new Float64Array(total);
+    const rel = new Float64Array(total);
+    let tickets = 0;
+    let order = 0;
+    const loop = async (locks) => {
+        while (tickets++ < total) {
+            const lease = await locks.acquire(LOCK_NAME);
+            const tA = now();
+            const k = order++; // only the holder gets here: k is the lock order
+            await lease.release();
+            const tR = now();
+            acq[k] = tA;
+            rel[k] = tR;
+        }
+    };
+    await Promise.all(clients.map(loop));
+    if (order !== total)
+        throw new Error(`expected ${total} acquisitions, counted ${order}`);
+    return { acq, rel };
+}
+async function runClients(ctx, count) {
+    const { connect, params, probe, log } = ctx;
+    const sessions = [];
+    try {
+        for (let i = 0; i < count; i++)
+            sessions.push(await openSession(connect, params.session_timeout_ms));
+        const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+        await contend(clients, params.w2_warmup);
+        const total = params.w2_acquisitions;
+        const s0 = await probe.snapshot();
+        const loop = watchEventLoop();
+        const tStart = now();
+        const { acq, rel } = await contend(clients, total);
+        const eventLoop = loop.stop();
+        const s1 = await probe.snapshot();
+        const elapsed = (Math.max(...rel) - tStart) / 1000;
+        const handoffs = [];
+        for (let k = 0; k < total - 1; k++)
+            handoffs.push(acq[k + 1] - rel[k]);
+        const server = serverDelta(s0, s1);
+        log(`c${count}: ${total} acquisitions in ${elapsed.toFixed(3)} s`);
+        return {
+            impl: IMPL,
+            impl_version: implVersion(),
+            recipe: 'LockClient.acquire/Lease.release (fair queue, predecessor watch)',
+            session_timeout_ms: params.session_timeout_ms,
+            lock_path: clients[0].pathOf(LOCK_NAME),
+            clients: count,
+            warmup_acquisitions: params.w2_warmup,
+            acquisitions: total,
+            hold_ms: 0,
+            elapsed_s: round3(elapsed),
+            acquisitions_per_s: rate(total, elapsed),
+            handoff_ms: summarize(handoffs),
+            negative_handoffs: handoffs.filter((h) => h < 0).length,
+            server,
+            requests_per_acquisition: ratio(server.requests, total),
+            packets_received_per_acquisition: ratio(server.packets_received, total),
+            watch_notifications_per_acquisition: ratio(server.watch_notifications, total),
+            event_loop_delay: eventLoop,
+        };
+    }
+    finally {
+        for (const session of sessions)
+            session.close();
+    }
+}
+runWorkload('W2', async (ctx) => {
+    const result = {};
+    for (const count of ctx.params.w2_clients)
+        result[`c${count}`] = await runClients(ctx, count);
+    return result;
+});
+//# sourceMappingURL=w2-contended.js.map

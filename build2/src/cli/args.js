@@ -1,0 +1,148 @@
+import { parseArgs } from 'node:util';
+import { InvalidLockNameError } from '../errors/invalid-lock-name.error.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { validateLockName } from '../recipes/lock-name.js';
+import { ZK_LOCK_DEFAULTS } from '../zk-lock.options.js';
+import { resolveZkLockOptions, validateConnectString, validateZnodePath } from '../zk-lock.options-validator.js';
+import { tlsFromFlags } from './tls-files.js';
+import { UsageError } from './usage-error.js';
+export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
+       nestjs-zk-lock release --connect <hosts> [options] <lock>
+       nestjs-zk-lock step-down --connect <hosts> [options] <election>
+
+inspect    Shows the locks and elections of nestjs-zk-lock under a root znode: each lock's holder
+           and waiters and each election's leader and followers in queue order (identity,
+           session, age, node zxid), and the ready state that crash recovery keeps (ready or
+           dirty, token, holder, checkpoint). With a name, only the lock and the election of
+           that name.
+release    Asks the current holder of a lock to let go: its lease's \`releaseRequested\` signal
+           aborts. Cooperative: the holder releases when it reaches a safe point, if it looks;
+           nothing is released on its behalf. Prints whom it asked.
+step-down  Asks the current leader of an election to step down: it resigns (running leader
+           sections get drainTimeoutMs) and joins again at the back, so the next participant
+           leads. Prints whom it asked.
+
+Options:
+  -c, --connect <hosts>       ZooKeeper connect string (required)
+  -r, --root <path>           root znode of the application (default ${ZK_LOCK_DEFAULTS.root})
+      --json                  print one JSON document instead of text (inspect --watch: one per line)
+  -w, --watch                 inspect: redraw until Ctrl-C
+      --interval <ms>         inspect: refresh interval of --watch (default 1000, from 100 to 3600000)
+      --connect-timeout <ms>  give up connecting after this long (default 5000)
+      --auth <scheme:creds>   credentials for a root protected by the module's \`auth\`, e.g.
+                              digest:app:secret (or set ZK_LOCK_AUTH, which keeps them out of ps)
+      --tls-ca <file>         speak TLS (the servers' secureClientPort), trusting the CA
+                              certificates of this PEM file (default: Node's trusted CAs)
+      --tls-cert <file>       client certificate (PEM) for servers with ssl.clientAuth need/want;
+                              also the identity of x509 ACLs (needs --tls-key)
+      --tls-key <file>        private key (PEM) of --tls-cert
+      --driver <name>         typescript (default) or native (the zookeeper package; no TLS)
+  -h, --help                  show this help
+
+Exit codes: 0 done (release, step-down: the holder or leader was asked), 1 ZooKeeper unreachable
+or a request failed, 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
+election: nobody was asked.
+`;
+const COMMANDS = '"inspect", "release" or "step-down"';
+/** Parses `process.argv.slice(2)` (and `ZK_LOCK_AUTH`); throws `UsageError` naming the problem. */
+export function parseCommandLine(argv, env = process.env) {
+    let parsed;
+    try {
+        parsed = parseArgs({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                connect: { type: 'string', short: 'c' },
+                root: { type: 'string', short: 'r' },
+                json: { type: 'boolean' },
+                watch: { type: 'boolean', short: 'w' },
+                interval: { type: 'string' },
+                'connect-timeout': { type: 'string' },
+                auth: { type: 'string' },
+                'tls-ca': { type: 'string' },
+                'tls-cert': { type: 'string' },
+                'tls-key': { type: 'string' },
+                driver: { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+            },
+        });
+    }
+    catch (error) {
+        // parseArgs throws TypeErrors with codes like ERR_PARSE_ARGS_UNKNOWN_OPTION and a readable message.
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const { values, positionals } = parsed;
+    if (values.help)
+        return { help: true };
+    const [command, name, ...extra] = positionals;
+    if (command === undefined)
+        throw new UsageError(`missing command (${COMMANDS})`);
+    if (command !== 'inspect' && command !== 'release' && command !== 'step-down')
+        throw new UsageError(`unknown command "${command}" (${COMMANDS})`);
+    const what = command === 'release' ? 'lock' : command === 'step-down' ? 'election' : undefined;
+    if (extra.length > 0)
+        throw new UsageError(`unexpected argument "${extra[0]}" (${command} takes ${what ? `one ${what} name` : 'at most one name'})`);
+    if (values.connect === undefined)
+        throw new UsageError('--connect is required, e.g. --connect 127.0.0.1:2181');
+    if (what && name === undefined)
+        throw new UsageError(`${command} needs the name of the ${what}, e.g. nestjs-zk-lock ${command} --connect 127.0.0.1:2181 my-${what}`);
+    if (what && (values.watch || values.interval !== undefined))
+        throw new UsageError(`--watch and --interval only apply to inspect`);
+    if (values.interval !== undefined && !values.watch)
+        throw new UsageError('--interval only applies with --watch');
+    const common = {
+        help: false,
+        connect: check('--connect', () => validateConnectString(values.connect)),
+        root: check('--root', () => validateZnodePath('root', values.root ?? ZK_LOCK_DEFAULTS.root)),
+        json: values.json ?? false,
+        connectTimeoutMs: milliseconds('--connect-timeout', values['connect-timeout'], 5000, 100, 600_000),
+        auth: authOf(values.auth ?? env.ZK_LOCK_AUTH),
+        ...driverAndTls(values.driver, tlsFromFlags(values)),
+    };
+    const validName = name === undefined ? undefined : check(`name ${JSON.stringify(name)}`, () => validateLockName(name));
+    if (command !== 'inspect')
+        return { ...common, command, name: validName };
+    return {
+        ...common,
+        command,
+        name: validName,
+        watch: values.watch ?? false,
+        intervalMs: milliseconds('--interval', values.interval, 1000, 100, 3_600_000),
+    };
+}
+/** `scheme:credentials`, validated as the module validates its `auth` option. */
+function authOf(value) {
+    if (value === undefined || value === '')
+        return [];
+    const colon = value.indexOf(':');
+    if (colon <= 0)
+        throw new UsageError('--auth: expected scheme:credentials, e.g. digest:app:secret');
+    const auth = { scheme: value.slice(0, colon), credentials: value.slice(colon + 1) };
+    return check('--auth', () => resolveZkLockOptions({ connect: '127.0.0.1:2181', auth }).auth);
+}
+/** `--driver` and the TLS options, validated by the module's own rules for `driver` and `tls`. */
+function driverAndTls(driver, tls) {
+    const resolved = check('--driver', () => resolveZkLockOptions({ connect: '127.0.0.1:2181', driver: driver, tls }));
+    return { driver: resolved.driver, tls: resolved.tls };
+}
+/** Runs the library's own validation and turns its error into a usage error for `flag`. */
+function check(flag, validate) {
+    try {
+        return validate();
+    }
+    catch (error) {
+        if (error instanceof InvalidOptionsError || error instanceof InvalidLockNameError)
+            throw new UsageError(`${flag}: ${error.problem}`);
+        throw error;
+    }
+}
+function milliseconds(flag, value, fallback, min, max) {
+    if (value === undefined)
+        return fallback;
+    const ms = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(ms >= min && ms <= max))
+        throw new UsageError(`${flag}: expected whole milliseconds from ${min} to ${max}, got "${value}"`);
+    return ms;
+}
+//# sourceMappingURL=args.js.map

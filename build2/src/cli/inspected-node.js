@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=inspected-node.js.map

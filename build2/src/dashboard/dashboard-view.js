@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=dashboard-view.js.map

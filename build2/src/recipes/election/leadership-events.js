@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=leadership-events.js.map

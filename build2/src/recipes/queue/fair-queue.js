@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { ZooKeeperUnreachableError } from '../../errors/zookeeper-unreachable.error.js';
+import { isConnectedState } from '../../zookeeper/session-state.js';
+import { basenameOf } from '../../zookeeper/znode-path.js';
+import { ChildWatch } from './child-watch.js';
+import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
+import { LostCreate } from './lost-create.js';
+import { NodeRemoval } from './node-removal.js';
+import { waitForQueueChange } from './queue-change.js';
+import { waitForDeletion } from './predecessor-wait.js';
+import { queueNodePrefix, sortQueue } from './queue-node.js';
+import { LOCK_DRIVER, placeIn } from './queue-driver.js';
+import { pauseUnlessStopped, unlessStopped, WaitControl, withGrace } from './wait-control.js';
+const RETRY = { kind: 'retry' };
+const noop = () => undefined;
+/** How long a stopped `join` waits for a look that is still unanswered (many round trips, also on a loaded machine) before giving up in the background. */
+const IN_FLIGHT_GRACE_MS = 250;
+function granted(dir, mine, token, waited, prefetched) {
+    return { dir, path: mine.path, sessionId: mine.sessionId, token, waited, prefetched };
+}
+// Why this file is long: it is the queue protocol of DESIGN §3 in one place: one look at the queue
+// (create, list, place; the lost create and the missing directory), the join loop around it, and
+// giving our place up however the join stops. The pieces that stand alone live next to it.
+/**
+ * The fair queue of the ZooKeeper paper (§2.4) that every recipe stands on: ephemeral
+ * sequential nodes, the lowest sequence holds, each waiter watches only its immediate
+ * predecessor (one notification per release, no herd), and re-lists after every wake-up
+ * because the predecessor may have been a waiter that left, not the holder. What differs
+ * between recipes is the driver's (`QueueDriver`): who else holds, and whom a waiter watches (a
+ * reader the nearest writer ahead, a semaphore's first waiter the queue itself).
+ */
+export class FairQueue {
+    constructor(session, 
+    /** The kinds of nodes that queue in its directories, in one order: a lock's `lock`, a read/write lock's `read` and `write`. */
+    markers, 
+    /** Told of a delete that failed in the background, after `leave` had resolved. */
+    logger) {
+        this.session = session;
+        this.markers = markers;
+        /** Persistent look-alikes of queue nodes (see `isSessionOwned`): left out of every later look at the queue. */
+        this.foreign = new Set();
+        this.removal = new NodeRemoval(session, logger);
+        this.lostCreate = new LostCreate(session, this.removal);
+    }
+    /**
+     * Queues up in `dir` and resolves once we hold: at the head, or wherever the driver's `placeOf`
+     * says we hold. Resolves `undefined` when `waitMs` is 0 and we do not hold at once; with `waitMs`
+     * 0 on a disconnected session (or one that disconnects before the answer) rejects with
+     * `ZooKeeperUnreachableError` instead of waiting for it. Rejects with `LockTimeoutError`,
+     * `LockAbortedError` or `SessionClosedError`, having given up our place first (in the
+     * background when the connection is down or a request of ours is unanswered: a stop never
+     * waits for the ensemble, and the node goes once the session is back, or with the session).
+     */
+    async join(dir, options = {}) {
+        const driver = (options.driver ?? LOCK_DRIVER);
+        const id = randomUUID();
+        const attempt = {
+            dir,
+            id,
+            prefix: queueNodePrefix(dir, id, options.marker ?? this.markers[0]),
+            mine: undefined,
+            unknownCreate: undefined,
+            dirMissing: false,
+            watchQueue: false,
+            waitedFor: undefined,
+            wake: undefined,
+            inFlight: undefined,
+            foreign: (path) => this.foreign.add(path),
+        };
+        const control = WaitControl.create(dir, options.signal, options.waitMs, this.session);
+        let waited = false;
+        try {
+            for (;;) {
+                control?.throwIfStopped();
+                if (!isConnectedState(this.session.state))
+                    await this.session.waitForConnection(control?.signal);
+                // Only the predecessor's path outlives this call: parked waiters hold no listing
+                // (N waiters holding N listings of N names would cost O(N²) heap).
+                const place = await this.unlessStopped(attempt, this.locate(attempt, options, driver, control), control);
+                if (place.kind === 'retry')
+                    continue;
+                const mine = attempt.mine;
+                if (place.kind === 'head')
+                    return granted(dir, mine, place.token, waited, place.prefetched);
+                if (options.waitMs === 0) {
+                    attempt.mine = undefined;
+                    await this.leaveUnlessStopped(mine, control);
+                    return undefined;
+                }
+                waited = true;
+                if (place.kind === 'queue') {
+                    if (place.watch)
+                        await waitForQueueChange(this.session, place.watch, mine.sessionId, control, attempt, place.ahead);
+                    else
+                        attempt.watchQueue = true; // list again, armed
+                    continue;
+                }
+                attempt.watchQueue = place.untilGranted;
+                // Waiting for the same node again (the last wait was woken by no grant, or failed): a mark
+                // counts if it is newer than what those waits saw, so a grant made since is heeded and a
+                // mark made by hand wakes us once, not in a loop.
+                if (attempt.waitedFor?.path !== place.predecessor)
+                    attempt.waitedFor = { path: place.predecessor, mark: { version: 0 } };
+                const mark = place.untilGranted ? attempt.waitedFor.mark : undefined;
+                const standby = place.predecessorHeads ? driver.standBy?.(mine) : undefined;
+                let departed;
+                try {
+                    departed = await waitForDeletion(this.session, place.predecessor, mine.sessionId, attempt, control, mark);
+                }
+                finally {
+                    standby?.stop();
+                }
+                const grant = departed ? standby?.grant() : undefined;
+                if (grant)
+                    return granted(dir, mine, grant.token, waited, grant.prefetched);
+            }
+        }
+        catch (error) {
+            // Stopped (timeout, abort, closed) or failed: give up our place before telling the caller.
+            // A look whose node is known has nothing left to make (only its listing is unanswered): our
+            // place is given up at once, its delete sent behind that listing.
+            const inFlight = attempt.mine ? undefined : attempt.inFlight;
+            if (inFlight) {
+                // Stopped while a create was unanswered: what it made is known only once it settles, so
+                // our place is given up then. A healthy round trip ends within the grace and the caller
+                // finds the queue clean; a reply stuck in a connection that the client has not declared
+                // dead yet (that takes up to 2/3 of the session timeout) must not hold up the stop: the
+                // give-up then finishes in the background.
+                const giveUp = () => this.giveUp(attempt);
+                await withGrace(inFlight.then(giveUp, giveUp), IN_FLIGHT_GRACE_MS);
+            }
+            else {
+                const left = this.giveUp(attempt);
+                // Connected: one round trip, worth waiting for. Otherwise it finishes in the background
+                // once the session is back (or gone, taking the node with it): a timeout must not wait,
+                // nor a try-once that lost its connection (the state may not show it yet).
+                if (isConnectedState(this.session.state) && !(error instanceof ZooKeeperUnreachableError))
+                    await left;
+            }
+            throw error;
+        }
+        finally {
+            control?.dispose();
+        }
+    }
+    /** `look`, unless `control` stops first (see `unlessStopped`); kept as the attempt's look in flight until it settles. */
+    unlessStopped(attempt, look, control) {
+        if (!control)
+            return look;
+        attempt.inFlight = look;
+        const settled = () => void (attempt.inFlight = undefined);
+        look.then(settled, settled);
+        return unlessStopped(look, control);
+    }
+    /**
+     * A busy try's give-up: waits for the delete of `mine`, unless `control` stops first (the session
+     * disconnected): the answer (busy) is known, and a try-once does not wait for the ensemble; the
+     * delete then finishes in the background once the session is back (or the node goes with it).
+     */
+    async leaveUnlessStopped(mine, control) {
+        const left = this.leave(mine.path, mine.sessionId);
+        try {
+            await unlessStopped(left, control);
+        }
+        catch (error) {
+            if (!control?.stopped || error !== control.reason)
+                throw error;
+            left.catch((failure) => this.report(failure));
+        }
+    }
+    /** Gives up our place in the queue, or makes sure that a create whose outcome is unknown leaves nothing. Never rejects. */
+    async giveUp(attempt) {
+        const { mine, unknownCreate, dir, id } = attempt;
+        attempt.mine = undefined;
+        attempt.unknownCreate = undefined;
+        if (mine)
+            await this.leave(mine.path, mine.sessionId).catch((error) => this.report(error));
+        else if (unknownCreate !== undefined)
+            void this.lostCreate.removeOrphan(dir, id, unknownCreate);
+    }
+    /**
+     * One look at the queue: creates our node if we have none (with the listing pipelined behind
+     * the create), else lists, and tells where we stand. Failures that only need another look
+     * (connection loss, a replaced session, a vanished directory) come back as `retry`.
+     */
+    async locate(attempt, options, driver, control) {
+        const sessionId = this.session.sessionId;
+        if (attempt.mine && attempt.mine.sessionId !== sessionId)
+            attempt.mine = undefined; // died with its session: re-queue at the back
+        if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId)
+            attempt.unknownCreate = undefined;
+        let listing;
+        let prefetched;
+        let owned;
+        let queueWatch;
+        try {
+            if (attempt.unknownCreate !== undefined) {
+                attempt.mine = await this.lostCreate.adopt(attempt.dir, attempt.id, sessionId);
+                attempt.unknownCreate = undefined;
+                return RETRY;
+            }
+            if (attempt.mine) {
+                queueWatch = attempt.watchQueue ? new ChildWatch() : undefined;
+                const listed = this.session.getChildren(attempt.dir, queueWatch?.watcher);
+                prefetched = driver.prefetch?.();
+                owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
+                listing = await listed;
+            }
+            else {
+                // The last look found no directory: its create goes first (see `sendDirectoryCreate`).
+                const dirMade = attempt.dirMissing ? sendDirectoryCreate(this.session, attempt.dir, options.dirMode ?? 'container') : undefined;
+                attempt.dirMissing = false;
+                const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
+                // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
+                // session's requests in order, so this listing already contains our node. One round trip.
+                const listed = this.session.getChildren(attempt.dir);
+                listed.catch(noop);
+                prefetched = driver.prefetch?.();
+                try {
+                    const path = await created;
+                    attempt.mine = { path, name: basenameOf(path), sessionId };
+                    owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
+                    if (dirMade)
+                        await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
+                }
+                catch (error) {
+                    if (ZooKeeperError.is(error, 'NONODE')) {
+                        attempt.dirMissing = true; // none yet, or swept as an empty container: the next look makes it
+                        await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
+                        return RETRY;
+                    }
+                    // The create may have been applied; only a listing after reconnection can tell.
+                    if (error instanceof ZooKeeperError && error.isConnectionError)
+                        attempt.unknownCreate = sessionId;
+                    throw error;
+                }
+                listing = await listed;
+            }
+            if (owned && !(await owned)) {
+                attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
+                return RETRY;
+            }
+        }
+        catch (error) {
+            if (ZooKeeperError.is(error, 'NONODE')) {
+                attempt.mine = undefined; // the directory (and so our node) is gone
+                return RETRY;
+            }
+            if (!ZooKeeperError.isRetryable(error))
+                throw error;
+            // A try-once gets one look: a connection lost under it is its answer. The state change may
+            // come later (the C client notices a silent link only after its read timeout), or, when the
+            // connection broke as the request went out, the `zookeeper` package may never report it.
+            if (options.waitMs === 0 && error instanceof ZooKeeperError && error.isConnectionError) {
+                throw new ZooKeeperUnreachableError(attempt.dir, `${error.zkCode} on ${error.operation}`, { cause: error });
+            }
+            await pauseUnlessStopped(control);
+            return RETRY;
+        }
+        const mine = attempt.mine;
+        if (!mine)
+            return RETRY; // given up while the listing was unanswered: the join has stopped
+        const queue = sortQueue(listing.children, this.markers).filter((node) => !this.foreign.has(`${attempt.dir}/${node.name}`));
+        const index = queue.findIndex((node) => node.name === mine.name);
+        if (index < 0) {
+            attempt.mine = undefined; // deleted under us (expired session, or by hand): re-queue at the back
+            return RETRY;
+        }
+        const place = placeIn(driver, queue, index);
+        if (place.holds)
+            return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
+        if (index === 0)
+            throw new RangeError(`the head of ${attempt.dir} must hold`);
+        if (place.watch === 'queue')
+            return { kind: 'queue', watch: queueWatch, ahead: queue.slice(0, index).map((node) => `${attempt.dir}/${node.name}`) };
+        if (!(place.watch >= 0 && place.watch < index))
+            throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
+        return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch].name}`, predecessorHeads: place.watch === 0 && index === 1, untilGranted: place.untilGranted === true };
+    }
+    /** Ends the wait of `attempt` early, if `node` is still its node. */
+    waker(attempt, node) {
+        return () => {
+            if (attempt.mine === node)
+                attempt.wake?.();
+        };
+    }
+    /**
+     * Deletes our node `path` of session `sessionId`: resolves once it is gone, or once that session
+     * can no longer be counted on (then it goes on in the background). See `NodeRemoval.leave`.
+     */
+    leave(path, sessionId) {
+        return this.removal.leave(path, sessionId);
+    }
+    /** A failure that no caller waits for any more: never dropped silently. */
+    report(error) {
+        this.removal.report(error);
+    }
+}
+//# sourceMappingURL=fair-queue.js.map

@@ -1,0 +1,153 @@
+import { EventType } from './op-codes.js';
+const EVENT_TYPES = {
+    [EventType.nodeCreated]: 'created',
+    [EventType.nodeDeleted]: 'deleted',
+    [EventType.nodeDataChanged]: 'changed',
+    [EventType.nodeChildrenChanged]: 'child',
+};
+/** Which one-shot tables a node event empties for its path (`ZKWatchManager.materialize`). */
+const FIRES = {
+    created: ['data', 'exist'],
+    changed: ['data', 'exist'],
+    deleted: ['data', 'exist', 'child'],
+    child: ['child'],
+    notwatching: [],
+};
+/**
+ * The watches this client holds, by path, as the server holds them for the session: one-shot
+ * watches (each caller's watcher fires once) and persistent ones (fire on every event until
+ * removed). The server keeps one watch per path and kind for the whole session; after a
+ * reconnection `toRestore` lists them for `setWatches`, so that none is lost with a connection.
+ */
+export class WatchRegistry {
+    constructor() {
+        this.oneShot = { data: new Map(), exist: new Map(), child: new Map() };
+        this.persistent = new Map();
+        this.recursive = new Map();
+        this.oneShotCount = 0;
+    }
+    /** One-shot watchers registered and not fired yet, plus persistent listeners. */
+    get count() {
+        let listeners = 0;
+        for (const set of this.persistent.values())
+            listeners += set.size;
+        for (const set of this.recursive.values())
+            listeners += set.size;
+        return this.oneShotCount + listeners;
+    }
+    add(kind, path, watcher) {
+        const table = this.oneShot[kind];
+        const list = table.get(path);
+        if (list)
+            list.push(watcher);
+        else
+            table.set(path, [watcher]);
+        this.oneShotCount += 1;
+    }
+    addPersistent(path, recursive, listener) {
+        const table = recursive ? this.recursive : this.persistent;
+        let set = table.get(path);
+        if (!set)
+            table.set(path, (set = new Set()));
+        set.add(listener);
+    }
+    /**
+     * Forgets watchers of `path` (all of the kinds, or only `watcher`) and says whether the server
+     * still has to be told: only when no watcher of this client needs the server's watch any more.
+     */
+    remove(path, kinds, watcher) {
+        const removed = [];
+        const take = (list, keep) => {
+            if (!list)
+                return;
+            for (const w of [...list]) {
+                if (watcher && w !== watcher)
+                    keep(w);
+                else
+                    removed.push(w);
+            }
+        };
+        for (const kind of kinds) {
+            const tables = kind === 'data' ? ['data', 'exist'] : kind === 'child' ? ['child'] : [];
+            for (const table of tables) {
+                const kept = [];
+                const before = this.oneShot[table].get(path);
+                take(before, (w) => kept.push(w));
+                this.oneShotCount -= (before?.length ?? 0) - kept.length;
+                if (kept.length > 0)
+                    this.oneShot[table].set(path, kept);
+                else
+                    this.oneShot[table].delete(path);
+            }
+            if (kind === 'persistent') {
+                for (const table of [this.persistent, this.recursive]) {
+                    const kept = new Set();
+                    take(table.get(path), (w) => kept.add(w));
+                    if (kept.size > 0)
+                        table.set(path, kept);
+                    else
+                        table.delete(path);
+                }
+            }
+        }
+        const serverStillNeeded = kinds.some((kind) => kind === 'data'
+            ? this.oneShot.data.has(path) || this.oneShot.exist.has(path)
+            : kind === 'child'
+                ? this.oneShot.child.has(path)
+                : this.persistent.has(path) || this.recursive.has(path));
+        return { removed, serverStillNeeded };
+    }
+    /** A notification from the server (`path` already without the chroot). */
+    dispatch(type, path) {
+        const eventType = EVENT_TYPES[type];
+        if (!eventType)
+            return; // session events and watch-removed events concern no node watcher here
+        const event = { type: eventType, path };
+        const fired = [];
+        for (const kind of FIRES[eventType]) {
+            const list = this.oneShot[kind].get(path);
+            if (!list)
+                continue;
+            this.oneShot[kind].delete(path);
+            this.oneShotCount -= list.length;
+            fired.push(...list);
+        }
+        for (const listener of this.persistent.get(path) ?? [])
+            fired.push(listener);
+        // A recursive watch reports what happens to nodes, not child-list changes (`ZKWatchManager`).
+        if (eventType !== 'child') {
+            for (let at = path;; at = parentOf(at)) {
+                for (const listener of this.recursive.get(at) ?? [])
+                    fired.push(listener);
+                if (at === '/')
+                    break;
+            }
+        }
+        for (const watcher of fired)
+            watcher(event);
+    }
+    /** Every path the server should watch again for this session, by kind, as `setWatches` takes them. */
+    toRestore(toServerPath) {
+        const paths = (table) => [...table.keys()].map(toServerPath);
+        return {
+            data: paths(this.oneShot.data),
+            exist: paths(this.oneShot.exist),
+            child: paths(this.oneShot.child),
+            persistent: paths(this.persistent),
+            persistentRecursive: paths(this.recursive),
+        };
+    }
+    /** The session is gone: its watches are too (the server dropped them with it). */
+    clear() {
+        for (const table of Object.values(this.oneShot))
+            table.clear();
+        this.persistent.clear();
+        this.recursive.clear();
+        this.oneShotCount = 0;
+    }
+}
+function parentOf(path) {
+    const slash = path.lastIndexOf('/');
+    return slash <= 0 ? '/' : path.slice(0, slash);
+}
+//# sourceMappingURL=watch-registry.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=requests.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=session-handle.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=session-requests.js.map

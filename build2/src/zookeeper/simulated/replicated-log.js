@@ -1,0 +1,117 @@
+import { SIM_ACTOR } from './sim-scheduler.js';
+import { ZkFault, ZnodeTree } from './znode-tree.js';
+/**
+ * The leader's log in zxid order, and its application by every member's replica: the leader
+ * applies an entry as it appends it (so it checks every write against the latest tree), followers
+ * apply it after a random delay, or later while they lag. A reply that follows an entry waits until
+ * the answering member applied it, so a client never reads behind its own write; a read from a
+ * lagging member is stale until `sync`, as on a real ensemble.
+ */
+export class ReplicatedLog {
+    constructor(scheduler, members, 
+    /** Delay between the leader's commit and a follower applying it, ms. */
+    applyRange, 
+    /** Where the trees' sequence counters start (see `ZnodeTree`). */
+    sequenceStart = 0, 
+    /** Whether `member` is cut off from the leader: it applies nothing until it is back. */
+    cutOff = () => false) {
+        this.scheduler = scheduler;
+        this.members = members;
+        this.applyRange = applyRange;
+        this.sequenceStart = sequenceStart;
+        this.cutOff = cutOff;
+        this.entries = [];
+        this.epoch = 1n;
+        this.counter = 0n;
+        this.tree = new ZnodeTree(sequenceStart);
+    }
+    /** The leader's tree (for writes' checks and inspection; replicas have their own). */
+    get primary() {
+        return this.tree;
+    }
+    /** How many entries the log holds: the index of the last one. */
+    get length() {
+        return this.entries.length;
+    }
+    /** The entry at `index` (1-based, as `commit` returns it). */
+    entry(index) {
+        return this.entries[index - 1];
+    }
+    nextZxid() {
+        return (this.epoch << 32n) | ++this.counter;
+    }
+    /** Simulated wall-clock time of a transaction (ctime/mtime). */
+    wallTime() {
+        return Date.UTC(2026, 0, 1) + Math.floor(this.scheduler.now);
+    }
+    /** Appends the transaction `make` builds (applied to the leader's tree at once) and schedules every replica to apply it. Returns its log index (1-based). */
+    commit(make) {
+        const txn = make();
+        this.tree.apply(txn);
+        this.entries.push(txn);
+        for (const member of this.members)
+            this.scheduleApply(member);
+        return this.entries.length;
+    }
+    /** Commits `request` as the leader checks it: a failed write is committed too, as an error transaction carrying its code. */
+    commitWrite(request, asker) {
+        let rc = 0;
+        const index = this.commit(() => {
+            const zxid = this.nextZxid();
+            const txn = this.tree.prepare(request, asker, zxid, this.wallTime());
+            if (!(txn instanceof ZkFault))
+                return txn;
+            rc = txn.rc;
+            return { type: 'error', zxid, time: this.wallTime(), rc };
+        });
+        return { index, rc, txn: this.entry(index) };
+    }
+    /** `release` runs once `member` applied the entry at `index` (at once if it has). */
+    afterApply(member, index, release) {
+        if (member.applied >= index)
+            return release();
+        member.held.push({ index, release });
+        this.scheduleApply(member);
+    }
+    /** `member` applies what it has not yet, after the apply delay (and its lag). */
+    scheduleApply(member) {
+        if (!member.up)
+            return;
+        const [min, max] = this.applyRange;
+        const delay = Math.max(member.lagUntil - this.scheduler.now, 0) + min + this.scheduler.random.float() * (max - min);
+        this.scheduler.schedule(delay, () => this.catchUp(member), 'apply', SIM_ACTOR);
+    }
+    /** Every member restarts with an empty data directory: the log and the trees are gone, zxids start over. */
+    wipe() {
+        this.tree = new ZnodeTree(this.sequenceStart);
+        this.entries = [];
+        this.counter = 0n;
+        this.epoch = 1n;
+        for (const member of this.members) {
+            member.held.length = 0;
+            member.applied = 0;
+            member.tree = new ZnodeTree(this.sequenceStart);
+        }
+    }
+    /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
+    catchUp(member) {
+        if (!member.up || member.lagUntil > this.scheduler.now || this.cutOff(member))
+            return;
+        while (member.applied < this.entries.length) {
+            this.deliver(member, member.tree.apply(this.entries[member.applied++]));
+        }
+        const ready = member.held.filter((h) => h.index <= member.applied);
+        member.held.splice(0, member.held.length, ...member.held.filter((h) => h.index > member.applied));
+        for (const h of ready)
+            h.release();
+    }
+    /** The watches an applied entry fired go to the sessions connected to this member. */
+    deliver(member, notifications) {
+        for (const n of notifications) {
+            for (const connection of member.connections)
+                if (connection.session === n.session)
+                    connection.reply(() => connection.handle.notify(n.type, n.path));
+        }
+    }
+}
+//# sourceMappingURL=replicated-log.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=sim-clock.js.map

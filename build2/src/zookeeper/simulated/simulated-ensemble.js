@@ -1,0 +1,460 @@
+import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
+import { SIM_ACTOR } from './sim-scheduler.js';
+import { LeaderLinks } from './leader-link.js';
+import { NetworkPartitions } from './network-partitions.js';
+import { ReplicatedLog } from './replicated-log.js';
+import { SessionTracker } from './session-tracker.js';
+import { Member, ServerConnection } from './server-connection.js';
+import { SimulatedHandle } from './simulated-handle.js';
+import { ZkFault } from './znode-tree.js';
+// Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
+// through the log) and the fault API act on the same members, sessions and connections, and a fault is
+// only as good as its exact place in that path. What stands alone is in its own file: the log
+// (`ReplicatedLog`), the session tracker, the leader's links to its followers, the partitions, the
+// connections and the data tree.
+/**
+ * A simulated ZooKeeper ensemble on a `SimScheduler`: one leader's log in zxid order, followers'
+ * replicas that apply it with a delay (and may lag, so a read can be stale until `sync`), sessions
+ * with ids carrying the server id in their top byte, expired by the leader alone on the tick after
+ * the timeout without a touch, the leader's links to its followers (`LeaderLinks`: a follower's
+ * clients are touched at the leader only through the follower's answers to the leader's half-tick
+ * pings; writes, syncs, session creation and revalidation go to the leader over the link, reads
+ * and pings are answered by the follower; a follower cut off from the leader serves pings and reads
+ * until `syncLimit` ticks pass while the leader expires its clients' sessions), one-shot data,
+ * exists and child watches fired by the replica a client is connected to, before the reply to any
+ * later read that shows the change, `SetWatches` on reconnection, ACLs, containers swept on the
+ * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
+ * test wants at exact points.
+ *
+ * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
+ * `ZooKeeperHandle` and `ZkSession` run over it unchanged.
+ *
+ * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
+ * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
+ * on without an election; at most a minority of followers is cut off from it at once (the leader
+ * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
+ * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
+ * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
+ * exist, and there are no TTL nodes, no multi, no quotas.
+ */
+export class SimulatedEnsemble {
+    constructor(scheduler, options = {}) {
+        this.scheduler = scheduler;
+        /** Sessions whose next write is refused with SESSIONMOVED (a fault). */
+        this.movedOnce = new Set();
+        /** Every handle ever opened, for faults and checks by actor. */
+        this.handles = new Set();
+        this.members = (options.serverIds ?? [1, 2, 3]).map((id) => new Member(id, options.sequenceStart));
+        this.tickMs = options.tickMs ?? 500;
+        this.minTimeout = options.minSessionTimeoutMs ?? 2 * this.tickMs;
+        this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
+        this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
+        this.latencyRange = options.latencyMs ?? [0.05, 0.5];
+        this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member));
+        this.network = new NetworkPartitions(scheduler);
+        // eslint-disable-next-line @typescript-eslint/no-this-alias
+        const ensemble = this;
+        this.binding = class extends SimulatedHandle {
+            constructor(config) {
+                super(ensemble, config);
+                ensemble.handles.add(this);
+            }
+        };
+        this.sessions = new SessionTracker(scheduler, this.tickMs, () => this.hasQuorum, (record) => this.expire(record, 'timed out'));
+        // The leader: the member with the highest id, as a fresh ensemble's election picks it (FastLeaderElection breaks zxid ties by sid).
+        const leader = this.members.reduce((a, b) => (b.id > a.id ? b : a));
+        this.links = new LeaderLinks(this.linkHost(), leader, this.members.filter((m) => m !== leader), this.tickMs, options.syncLimitTicks ?? 5);
+        this.sweepContainers(options.containerCheckMs ?? 1000);
+    }
+    /** `host:port,...` of every member. */
+    get connectString() {
+        return this.members.map((m) => m.host).join(',');
+    }
+    member(host) {
+        return this.members.find((m) => m.host === host);
+    }
+    latency() {
+        const [min, max] = this.latencyRange;
+        return min + this.scheduler.random.float() * (max - min);
+    }
+    /** A quorum of members is up and in touch with the leader: without one, no member serves. */
+    get hasQuorum() {
+        return this.members.filter((m) => m.up && !this.links.isCut(m)).length * 2 > this.members.length;
+    }
+    /** The leader's zxid: the last one it assigned. */
+    get lastZxid() {
+        return this.log.primary.lastZxid;
+    }
+    // ------------------------------------------------------------------ the client's side calls these
+    /** A client opens a TCP connection to `member` and sends its handshake. */
+    handshake(member, handle, request, answer, refused) {
+        const s = this.scheduler;
+        s.schedule(this.latency(), () => {
+            // A member without a quorum, or one behind what the client already saw (a server restarted
+            // with an empty data directory, a lagging follower), refuses: the client tries another.
+            if (!member.up || !this.hasQuorum || this.links.isLooking(member) || request.lastZxidSeen > member.tree.lastZxid) {
+                s.note(`server ${member.id} refuses ${handle.describe()} (seen 0x${request.lastZxidSeen.toString(16)}, has 0x${member.tree.lastZxid.toString(16)})`, SIM_ACTOR);
+                s.schedule(this.latency(), refused, 'refused', handle.actor);
+                return;
+            }
+            const connection = new ServerConnection(member, handle, this);
+            for (const id of request.ids)
+                connection.authenticate(id);
+            member.connections.add(connection);
+            const timeoutMs = Math.min(this.maxTimeout, Math.max(this.minTimeout, request.timeoutMs));
+            if (request.session !== 0n) {
+                // A follower revalidates the session at the leader, which touches it (Learner.validateSession, Leader.revalidateSession).
+                this.links.toLeader(member, 'revalidate', () => {
+                    const record = this.sessions.get(request.session);
+                    const valid = record !== undefined && !record.ended && record.password === request.password;
+                    if (valid && connection.open)
+                        this.attach(record, connection);
+                    this.links.toFollower(member, 'revalidated', () => {
+                        if (!valid) {
+                            // The server answers an invalid session (a ConnectResponse with timeout 0), then
+                            // closes the connection once that is written (ZooKeeperServer.finishSessionInit): the
+                            // client reads the answer, and only then the close, and reports the session expired.
+                            connection.reply(() => answer(connection, { ok: false, expired: true }), true);
+                            connection.close('session expired', true);
+                            return;
+                        }
+                        connection.reply(() => answer(connection, { ok: true, session: record.id, password: record.password, timeoutMs: record.timeoutMs }));
+                    });
+                });
+                return;
+            }
+            // A new session, made through the leader: its id carries the id of the server that made it in its top byte.
+            this.links.toLeader(member, 'create session', () => {
+                const record = this.sessions.open(member.id, timeoutMs);
+                const id = record.id;
+                if (connection.open)
+                    this.attach(record, connection);
+                // Creating a session is a transaction: the reply comes once this member applied it.
+                const index = this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
+                this.log.afterApply(member, index, () => connection.reply(() => answer(connection, { ok: true, session: id, password: record.password, timeoutMs })));
+            });
+        }, 'handshake', SIM_ACTOR);
+    }
+    /** A packet reached the server over `connection` (see `ServerConnection.send`). */
+    receive(connection, packet) {
+        const member = connection.member;
+        if (!member.up || !this.hasQuorum)
+            return connection.close('no quorum');
+        if (packet.bytes > this.maxBufferBytes)
+            return connection.close(`packet of ${packet.bytes} bytes exceeds jute.maxbuffer`);
+        const record = connection.session === undefined ? undefined : this.sessions.get(connection.session);
+        if (record && !this.endedAt(member, record))
+            this.links.touch(member, record);
+        connection.enqueue(packet);
+    }
+    /** Answers one request; `done` lets the next one of the session through. */
+    serve(connection, packet, done) {
+        const member = connection.member;
+        const record = this.sessions.get(connection.session);
+        const asker = { session: connection.session, ids: connection.ids };
+        if (!record || this.endedAt(member, record)) {
+            connection.close('session expired');
+            return done();
+        }
+        const request = packet.request;
+        switch (request.op) {
+            case 'ping':
+                connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+                return done();
+            case 'auth':
+                connection.authenticate(request.id);
+                connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+                return done();
+            case 'closeSession':
+                this.links.toLeader(member, 'close session', () => {
+                    record.ended = true;
+                    const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
+                    this.log.afterApply(member, index, () => {
+                        connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+                        connection.close('session closed', true);
+                        done();
+                    });
+                });
+                return;
+            case 'getData':
+            case 'exists':
+            case 'getChildren':
+            case 'getAcl':
+                this.serveRead(connection, packet, asker);
+                return done();
+            case 'sync':
+                // The leader answers a sync in its log order: once this member applied everything before it.
+                this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'sync', () => {
+                    this.log.afterApply(member, this.log.length, () => {
+                        connection.reply(() => packet.answer(0, request.path, member.tree.lastZxid));
+                        done();
+                    });
+                }), 'sync', SIM_ACTOR);
+                return;
+            default: {
+                // A write: relayed to the leader, checked and committed there, answered by this member
+                // once it applied the entry. A failed write is committed too (an error transaction).
+                this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'relay', () => {
+                    let rc = 0;
+                    let value;
+                    let index = this.log.length;
+                    if (record.ended) {
+                        // The leader's PrepRequestProcessor checks the session first (a follower cut off may not know it expired).
+                        rc = RC.SESSIONEXPIRED;
+                    }
+                    else if (record.owner !== member || this.movedOnce.delete(record.id)) {
+                        rc = RC.SESSIONMOVED;
+                    }
+                    else {
+                        const write = request;
+                        const committed = this.log.commitWrite(write, asker);
+                        ({ index, rc } = committed);
+                        // The leader applied it just now: its tree shows the node as this write left it.
+                        if (rc === 0 && committed.txn.type === 'create')
+                            value = committed.txn.path;
+                        if (rc === 0 && committed.txn.type === 'setData')
+                            value = this.log.primary.read(write.path, asker, 0).stat;
+                    }
+                    this.log.afterApply(member, index, () => {
+                        const loss = connection.loseReply;
+                        if (loss && rc === 0 && (loss.when?.(request) ?? true)) {
+                            connection.loseReply = undefined;
+                            connection.close('fault: the reply of an applied write is lost');
+                            loss.then?.(request);
+                            return done();
+                        }
+                        connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
+                        done();
+                    });
+                }), 'relay', SIM_ACTOR);
+            }
+        }
+    }
+    serveRead(connection, packet, asker) {
+        const { tree } = connection.member;
+        const request = packet.request;
+        const perms = request.op === 'exists' ? 0 : request.op === 'getAcl' ? 0 : undefined;
+        const found = tree.read(request.path, asker, perms);
+        if (request.op === 'getAcl' && !(found instanceof ZkFault) && !found.acl.some((a) => (a.perms & (1 | 16)) !== 0 && (a.scheme === 'world' || asker.ids.includes(a.id)))) {
+            return connection.reply(() => packet.answer(RC.NOAUTH, undefined, tree.lastZxid));
+        }
+        if (request.watch && (request.op === 'exists' ? !(found instanceof ZkFault) || found.rc === RC.NONODE : !(found instanceof ZkFault))) {
+            tree.watch(request.op === 'getChildren' ? 'child' : 'data', request.path, asker.session);
+        }
+        const zxid = tree.lastZxid;
+        if (found instanceof ZkFault)
+            return connection.reply(() => packet.answer(found.rc, undefined, zxid));
+        // The server lists children in its hash order: recipes must sort them themselves.
+        const children = request.op === 'getChildren' ? this.scheduler.random.shuffle(found.children) : undefined;
+        connection.reply(() => packet.answer(0, { ...found, children }, zxid));
+    }
+    /** The client's `SetWatches` after a reconnection: fire what changed since `relativeZxid`, keep the rest. */
+    setWatches(connection, relativeZxid, watches) {
+        const fired = connection.member.tree.setWatches(connection.session, relativeZxid, watches);
+        for (const n of fired)
+            connection.reply(() => connection.handle.notify(n.type, n.path));
+    }
+    // ------------------------------------------------------------------ sessions
+    attach(record, connection) {
+        // The session moves here: a connection it had elsewhere is closed by its server.
+        for (const member of this.members) {
+            for (const other of member.connections)
+                if (other !== connection && other.session === record.id)
+                    other.close('session moved');
+        }
+        record.owner = connection.member;
+        connection.session = record.id;
+        this.sessions.touch(record);
+    }
+    sweepContainers(intervalMs) {
+        this.scheduler.schedule(intervalMs, () => {
+            this.sweepContainers(intervalMs);
+            if (!this.hasQuorum)
+                return;
+            for (const path of this.log.primary.emptyContainers())
+                this.log.commitWrite({ op: 'delete', path, version: -1 }, { session: 0n, ids: [] });
+        }, 'container sweep', SIM_ACTOR);
+    }
+    expire(record, why) {
+        record.ended = true;
+        this.scheduler.note(`session 0x${record.id.toString(16)} expires (${why})`, SIM_ACTOR);
+        this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
+        // A member closes the session's connections as it applies the closeSession (FinalRequestProcessor):
+        // a follower cut off from the leader does not, and goes on serving the session.
+        for (const member of this.members)
+            if (!this.links.isCut(member))
+                this.closeEnded(member, record.id);
+    }
+    /** Whether `member` knows that `record` ended: a follower cut off from the leader has not applied its closeSession. */
+    endedAt(member, record) {
+        return record.ended && !this.links.isCut(member);
+    }
+    /** Closes `member`'s connections of session `id`, or of every session that ended. */
+    closeEnded(member, id) {
+        for (const c of [...member.connections]) {
+            if (c.session !== undefined && (id === undefined ? this.sessions.get(c.session)?.ended : c.session === id))
+                c.close('session expired');
+        }
+    }
+    linkHost() {
+        return {
+            scheduler: this.scheduler,
+            latency: () => this.latency(),
+            session: (id) => this.sessions.get(id),
+            touch: (record) => this.sessions.touch(record),
+            lostLeader: (member, why) => {
+                for (const c of [...member.connections])
+                    c.close(`lost the leader: ${why}`);
+            },
+            rejoined: (member) => {
+                // It syncs with the leader: the closeSessions it missed close their connections.
+                this.closeEnded(member);
+                this.log.scheduleApply(member);
+            },
+        };
+    }
+    // ------------------------------------------------------------------ faults and inspection
+    /** Expires a session now, as the server does after its timeout. */
+    expireSession(hexId) {
+        const record = this.sessions.get(BigInt(`0x${hexId}`));
+        if (record && !record.ended)
+            this.expire(record, 'fault');
+    }
+    /** `actor` is cut off for `ms`: its packets wait (both ways), its new connections time out; neither end is told. */
+    partition(actor, ms) {
+        this.network.cut(actor, ms);
+    }
+    /** A connection holds packets until its client's partition ends (see `NetworkPartitions`). */
+    holding(connection) {
+        this.network.holding(connection);
+    }
+    /**
+     * Follower `id`'s link to the leader stops delivering, silently (see `LeaderLinks`), until
+     * `reconnectFollower`. Refused (false) for the leader, and when the rest would not keep a quorum.
+     */
+    cutFollower(id) {
+        const member = this.members.find((m) => m.id === id);
+        if (this.links.isLeader(member) || this.links.isCut(member))
+            return false;
+        if (this.members.filter((m) => m !== member && m.up && !this.links.isCut(m)).length * 2 <= this.members.length)
+            return false;
+        this.links.cut(member);
+        return true;
+    }
+    /** Follower `id`'s link to the leader delivers again. */
+    reconnectFollower(id) {
+        this.links.heal(this.members.find((m) => m.id === id));
+    }
+    /** The members that follow the leader (none in a one-server ensemble). */
+    get followers() {
+        return this.links.followers();
+    }
+    /** Ends every partition and lag, and starts every stopped member: the faults are over. */
+    heal() {
+        this.network.healAll();
+        for (const member of this.links.cutFollowers())
+            this.links.heal(member);
+        for (const member of this.members) {
+            member.lagUntil = 0;
+            this.setMemberUp(member.id, true);
+            this.log.scheduleApply(member);
+        }
+    }
+    isPartitioned(actor) {
+        return this.network.isCut(actor);
+    }
+    /** When `actor`'s partition ends (0 when it has none). */
+    partitionEnd(actor) {
+        return this.network.end(actor);
+    }
+    /**
+     * `actor`'s process dies: it takes no more steps, and the kernel closes its sockets, so its
+     * servers see the connections go (no closeSession: its sessions live until they expire).
+     */
+    crash(actor) {
+        this.scheduler.crash(actor);
+        for (const connection of this.connectionsOf(actor))
+            connection.close('process died', true);
+    }
+    /** The next write of the session is refused with SESSIONMOVED. */
+    moveSessionOnce(hexId) {
+        this.movedOnce.add(BigInt(`0x${hexId}`));
+    }
+    /** A member stops (its clients see their connections drop) or starts again (and catches up). */
+    setMemberUp(id, up) {
+        const member = this.members.find((m) => m.id === id);
+        if (member.up === up)
+            return;
+        member.up = up;
+        if (!up)
+            for (const c of [...member.connections])
+                c.close('server stopped');
+        else {
+            this.links.restarted(member);
+            this.log.scheduleApply(member);
+        }
+        if (!this.hasQuorum)
+            for (const m of this.members)
+                for (const c of [...m.connections])
+                    c.close('quorum lost');
+    }
+    /** The member (a follower) applies nothing for `ms`: its reads go stale, its writes' replies and syncs wait. No-op for a lone server. */
+    lag(id, ms) {
+        // A lone server is the leader: there is nobody for it to lag behind.
+        if (this.members.length === 1)
+            return;
+        const member = this.members.find((m) => m.id === id);
+        member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
+        this.log.scheduleApply(member);
+    }
+    /**
+     * Every member restarts with an empty data directory: the tree, the log and the sessions are
+     * gone and zxids start over, so a client that saw a later zxid is refused until it starts a new session.
+     */
+    wipe() {
+        for (const member of this.members)
+            for (const c of [...member.connections])
+                c.close('restarted with an empty data directory');
+        this.log.wipe();
+        this.sessions.clear();
+    }
+    /**
+     * A session of an operator (zkCli, a tool, another application) that writes straight through
+     * the leader and never expires: what faults use to touch the tree behind the recipes' backs.
+     * Returns its hex id.
+     */
+    operatorSession() {
+        const { id } = this.sessions.openOperator(this.members[0].id);
+        this.log.commit(() => ({ type: 'createSession', zxid: this.log.nextZxid(), time: this.log.wallTime(), session: id }));
+        return id.toString(16);
+    }
+    /** A write of an operator session (see `operatorSession`): the created path, or the failure's return code. */
+    operatorWrite(sessionHex, request) {
+        if (!this.hasQuorum)
+            return { rc: RC.CONNECTIONLOSS };
+        const { rc, txn } = this.log.commitWrite(request, { session: BigInt(`0x${sessionHex}`), ids: [] });
+        return rc === 0 && txn.type === 'create' ? { rc, path: txn.path } : { rc };
+    }
+    /** Connections of the handles `actor` opened. */
+    connectionsOf(actor) {
+        return this.members.flatMap((m) => [...m.connections].filter((c) => c.handle.actor === actor));
+    }
+    /** Sessions the server considers alive. */
+    liveSessions() {
+        return this.sessions.live().map((r) => r.id.toString(16));
+    }
+    /** The leader's tree: every node with its owner (hex session id, `0` for persistent ones). */
+    nodes() {
+        return this.log.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
+    }
+    /** Whether some session watches `path` (a data or exists watch, on any server). */
+    isWatched(path) {
+        return this.members.some((member) => member.tree.isWatched(path));
+    }
+    /** Reads the leader's tree (for checks and the testing entry point, not for recipes). */
+    readNode(path) {
+        const found = this.log.primary.read(path, { session: 0n, ids: [] }, 0);
+        return found instanceof ZkFault ? undefined : found;
+    }
+}
+//# sourceMappingURL=simulated-ensemble.js.map

@@ -1,0 +1,298 @@
+import { createHash } from 'node:crypto';
+import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
+import { OPEN_ACL_UNSAFE, ZK_PERMS } from '../types.js';
+import { basenameOf, parentOf } from '../znode-path.js';
+/**
+ * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
+ * `0` for it (the server hides the marker), so it never leaves the tree.
+ */
+const CONTAINER_OWNER = 0x8000000000000000n;
+/** The create flags of the C client. */
+export const CREATE_FLAGS = { ephemeral: 1, sequential: 2, container: 4 };
+/** The failure of a request, as the server's return code. */
+export class ZkFault {
+    constructor(rc) {
+        this.rc = rc;
+    }
+}
+// Why this file is long: it is ZooKeeper's DataTree, one structure: every write's checks (versions,
+// ACLs, ephemerals, sequence numbers, containers), the transactions they become, and the watches
+// those transactions fire, which must see the tree exactly as each transaction leaves it.
+/**
+ * ZooKeeper's data tree as one server holds it: znodes with their stats and ACLs, and the watches
+ * that this server's clients left on them. The leader's copy validates writes (`prepare`) in the
+ * order of ZooKeeper's `PrepRequestProcessor`; every copy applies the resulting transactions in
+ * zxid order (`apply`) and returns the notifications they trigger.
+ */
+export class ZnodeTree {
+    /** `sequenceStart`: where every node's child-create count starts (a simulation's option, to reach the wrap at 2^31 early). */
+    constructor(sequenceStart = 0) {
+        this.sequenceStart = sequenceStart;
+        this.nodes = new Map();
+        /** getData and exists watches (the server keeps both in one table); child watches apart. */
+        this.dataWatches = new Map();
+        this.childWatches = new Map();
+        /** The zxid of the last transaction applied. */
+        this.lastZxid = 0n;
+        this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set(), creates: sequenceStart, start: sequenceStart });
+    }
+    /** The leader's check of a write against this (its) tree: the transaction, or the failure. */
+    prepare(request, asker, zxid, time) {
+        const { path } = request;
+        if (!isValidPath(path, request.op === 'create' && (request.flags & CREATE_FLAGS.sequential) !== 0))
+            return new ZkFault(RC.BADARGUMENTS);
+        switch (request.op) {
+            case 'create': {
+                if (path === '/')
+                    return new ZkFault(RC.NODEEXISTS);
+                const parent = this.nodes.get(parentOf(path));
+                if (!parent)
+                    return new ZkFault(RC.NONODE);
+                if (!permits(parent.acl, ZK_PERMS.CREATE, asker))
+                    return new ZkFault(RC.NOAUTH);
+                const sequential = (request.flags & CREATE_FLAGS.sequential) !== 0;
+                const created = sequential ? path + formatSequence(parent.creates) : path;
+                if (this.nodes.has(created))
+                    return new ZkFault(RC.NODEEXISTS);
+                if (parent.stat.ephemeralOwner !== 0n && parent.stat.ephemeralOwner !== CONTAINER_OWNER)
+                    return new ZkFault(RC.NOCHILDRENFOREPHEMERALS);
+                const owner = (request.flags & CREATE_FLAGS.container) !== 0 ? CONTAINER_OWNER : (request.flags & CREATE_FLAGS.ephemeral) !== 0 ? asker.session : 0n;
+                return { type: 'create', zxid, time, path: created, data: request.data, owner, acl: OPEN_ACL_UNSAFE };
+            }
+            case 'delete': {
+                if (path === '/')
+                    return new ZkFault(RC.BADARGUMENTS);
+                const parent = this.nodes.get(parentOf(path));
+                const node = this.nodes.get(path);
+                if (!parent || !node)
+                    return new ZkFault(RC.NONODE);
+                if (!permits(parent.acl, ZK_PERMS.DELETE, asker))
+                    return new ZkFault(RC.NOAUTH);
+                if (request.version !== -1 && request.version !== node.stat.version)
+                    return new ZkFault(RC.BADVERSION);
+                if (node.children.size > 0)
+                    return new ZkFault(RC.NOTEMPTY);
+                return { type: 'delete', zxid, time, path };
+            }
+            case 'setData': {
+                const node = this.nodes.get(path);
+                if (!node)
+                    return new ZkFault(RC.NONODE);
+                if (!permits(node.acl, ZK_PERMS.WRITE, asker))
+                    return new ZkFault(RC.NOAUTH);
+                if (request.version !== -1 && request.version !== node.stat.version)
+                    return new ZkFault(RC.BADVERSION);
+                return { type: 'setData', zxid, time, path, data: request.data };
+            }
+            case 'setAcl': {
+                // The server fixes up the ACL first: an anonymous `auth` ACL is INVALIDACL, even on a node it may not administer.
+                const acl = fixupAcl(request.acl, asker);
+                if (!acl)
+                    return new ZkFault(RC.INVALIDACL);
+                const node = this.nodes.get(path);
+                if (!node)
+                    return new ZkFault(RC.NONODE);
+                if (!permits(node.acl, ZK_PERMS.ADMIN, asker))
+                    return new ZkFault(RC.NOAUTH);
+                if (request.version !== -1 && request.version !== node.stat.aversion)
+                    return new ZkFault(RC.BADVERSION);
+                return { type: 'setAcl', zxid, time, path, acl };
+            }
+        }
+    }
+    /** The transaction that ends `session`: its ephemeral nodes, deepest first. */
+    closeSession(session, zxid, time) {
+        const paths = [...this.nodes].filter(([, node]) => node.stat.ephemeralOwner === session).map(([path]) => path);
+        return { type: 'closeSession', zxid, time, session, paths: paths.sort().reverse() };
+    }
+    /** Containers that had a child once and have none now: the container sweep deletes them. */
+    emptyContainers() {
+        return [...this.nodes].filter(([, n]) => n.stat.ephemeralOwner === CONTAINER_OWNER && n.children.size === 0 && n.creates !== n.start).map(([p]) => p);
+    }
+    /** Applies a committed transaction; returns the notifications of this server's watches it fired. */
+    apply(txn) {
+        this.lastZxid = txn.zxid;
+        const fired = [];
+        switch (txn.type) {
+            case 'create': {
+                const parent = this.nodes.get(parentOf(txn.path));
+                this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: this.sequenceStart, start: this.sequenceStart });
+                parent.children.add(basenameOf(txn.path));
+                parent.creates = (parent.creates + 1) | 0;
+                parent.stat.pzxid = txn.zxid;
+                parent.stat.numChildren = parent.children.size;
+                this.fire(this.dataWatches, txn.path, 'created', fired);
+                this.fire(this.childWatches, parentOf(txn.path), 'child', fired);
+                break;
+            }
+            case 'delete':
+                this.remove(txn.path, txn.zxid, fired);
+                break;
+            case 'closeSession':
+                for (const path of txn.paths)
+                    if (this.nodes.has(path))
+                        this.remove(path, txn.zxid, fired);
+                break;
+            case 'setData': {
+                const node = this.nodes.get(txn.path);
+                node.data = txn.data;
+                node.stat.version++;
+                node.stat.mzxid = txn.zxid;
+                node.stat.mtime = txn.time;
+                node.stat.dataLength = txn.data.length;
+                this.fire(this.dataWatches, txn.path, 'changed', fired);
+                break;
+            }
+            case 'setAcl': {
+                const node = this.nodes.get(txn.path);
+                node.acl = txn.acl;
+                node.stat.aversion++;
+                break;
+            }
+            case 'createSession':
+            case 'error':
+                break;
+        }
+        return fired;
+    }
+    /** A read's answer: the node, or the failure (`NONODE`, `NOAUTH` without READ). */
+    read(path, asker, perms = ZK_PERMS.READ) {
+        if (!isValidPath(path, false))
+            return new ZkFault(RC.BADARGUMENTS);
+        const node = this.nodes.get(path);
+        if (!node)
+            return new ZkFault(RC.NONODE);
+        if (perms !== 0 && !permits(node.acl, perms, asker))
+            return new ZkFault(RC.NOAUTH);
+        return { data: node.data, stat: statOf(node), children: [...node.children], acl: node.acl };
+    }
+    has(path) {
+        return this.nodes.has(path);
+    }
+    /** Leaves a one-shot watch: `data` for getData and exists, `child` for getChildren. */
+    watch(kind, path, session) {
+        const table = kind === 'data' ? this.dataWatches : this.childWatches;
+        let sessions = table.get(path);
+        if (!sessions)
+            table.set(path, (sessions = new Set()));
+        sessions.add(session);
+    }
+    /** Whether any session has a data (or exists) watch on `path` on this server. */
+    isWatched(path) {
+        return this.dataWatches.has(path);
+    }
+    /** Drops every watch of `session` (its connection to this server closed). */
+    forgetWatches(session) {
+        for (const table of [this.dataWatches, this.childWatches]) {
+            for (const [path, sessions] of table)
+                if (sessions.delete(session) && sessions.size === 0)
+                    table.delete(path);
+        }
+    }
+    /**
+     * ZooKeeper's `SetWatches` on a reconnection: the client re-sends its watches with the last
+     * zxid it saw; those whose node changed since then fire at once, the others are set again.
+     */
+    setWatches(session, relativeZxid, watches) {
+        const fired = [];
+        for (const path of watches.data) {
+            const node = this.nodes.get(path);
+            if (!node)
+                fired.push({ session, type: 'deleted', path });
+            else if (node.stat.mzxid > relativeZxid)
+                fired.push({ session, type: 'changed', path });
+            else
+                this.watch('data', path, session);
+        }
+        for (const path of watches.exist) {
+            if (this.nodes.has(path))
+                fired.push({ session, type: 'created', path });
+            else
+                this.watch('data', path, session);
+        }
+        for (const path of watches.child) {
+            const node = this.nodes.get(path);
+            if (!node)
+                fired.push({ session, type: 'deleted', path });
+            else if (node.stat.pzxid > relativeZxid)
+                fired.push({ session, type: 'child', path });
+            else
+                this.watch('child', path, session);
+        }
+        return fired;
+    }
+    /** Every node but `/` with its owner, in path order: what the checks compare. */
+    snapshot() {
+        return [...this.nodes]
+            .filter(([path]) => path !== '/')
+            .map(([path, node]) => ({ path, owner: statOf(node).ephemeralOwner, dataLength: node.data.length }))
+            .sort((a, b) => (a.path < b.path ? -1 : 1));
+    }
+    remove(path, zxid, fired) {
+        this.nodes.delete(path);
+        const parent = this.nodes.get(parentOf(path));
+        parent.children.delete(basenameOf(path));
+        parent.stat.pzxid = zxid;
+        parent.stat.numChildren = parent.children.size;
+        this.fire(this.dataWatches, path, 'deleted', fired);
+        this.fire(this.childWatches, path, 'deleted', fired);
+        this.fire(this.childWatches, parentOf(path), 'child', fired);
+    }
+    fire(table, path, type, fired) {
+        const sessions = table.get(path);
+        if (!sessions)
+            return;
+        table.delete(path);
+        for (const session of sessions)
+            fired.push({ session, type, path });
+    }
+}
+/** The stat as a client reads it: the container marker hidden, cversion as creates plus deletes. */
+function statOf(node) {
+    const ephemeralOwner = node.stat.ephemeralOwner === CONTAINER_OWNER ? 0n : node.stat.ephemeralOwner;
+    return { ...node.stat, ephemeralOwner, cversion: (2 * (node.creates - node.start) - node.children.size + node.start) | 0 };
+}
+function newStat(zxid, time, owner, dataLength) {
+    return { czxid: zxid, mzxid: zxid, pzxid: zxid, ctime: time, mtime: time, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner, dataLength, numChildren: 0 };
+}
+/** `%010d` of the parent's signed 32-bit count of child creates, as the server names sequential nodes (`-000000005` below zero). */
+export function formatSequence(creates) {
+    return creates < 0 ? `-${String(-creates).padStart(9, '0')}` : String(creates).padStart(10, '0');
+}
+/** ZooKeeper's `PathUtils.validatePath` for the paths a client can send. */
+function isValidPath(path, sequential) {
+    if (typeof path !== 'string' || !path.startsWith('/'))
+        return false;
+    if (path === '/')
+        return true;
+    if (path.endsWith('/') && !sequential)
+        return false;
+    const parts = path.slice(1).split('/');
+    return parts.every((part, i) => (part.length > 0 || (sequential && i === parts.length - 1)) && part !== '.' && part !== '..' && !part.includes('\u0000'));
+}
+/** The digest identity of `user:password`, as the server derives it. */
+export function digestId(credentials) {
+    const user = credentials.slice(0, credentials.indexOf(':'));
+    return `${user}:${createHash('sha1').update(credentials).digest('base64')}`;
+}
+function permits(acl, perm, asker) {
+    return acl.some((entry) => (entry.perms & perm) !== 0 && (entry.scheme === 'world' ? entry.id === 'anyone' : entry.scheme === 'digest' && asker.ids.includes(entry.id)));
+}
+/** The server's `fixupACL`: `auth` entries become the asker's identities; none to give is INVALIDACL. */
+function fixupAcl(acl, asker) {
+    if (acl.length === 0)
+        return undefined;
+    const fixed = [];
+    for (const entry of acl) {
+        if (entry.scheme !== 'auth') {
+            fixed.push(entry);
+            continue;
+        }
+        if (asker.ids.length === 0)
+            return undefined;
+        for (const id of asker.ids)
+            fixed.push({ perms: entry.perms, scheme: 'digest', id });
+    }
+    return fixed;
+}
+//# sourceMappingURL=znode-tree.js.map

@@ -1,0 +1,436 @@
+import { performance } from 'node:perf_hooks';
+import { BehaviorSubject } from 'rxjs';
+import { AclNotAppliedError } from '../errors/acl-not-applied.error.js';
+import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
+import { tlsRefusal } from '../errors/tls-handshake.error.js';
+import { describeValue } from '../errors/describe-value.js';
+import { validateDuration } from '../errors/duration-option.js';
+import { InvalidOptionsError } from '../errors/invalid-options.error.js';
+import { RecordTooLargeError } from '../errors/record-too-large.error.js';
+import { SessionClosedError } from '../errors/session-closed.error.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { diagnosticsSink } from '../observability/event-sink.js';
+import { AbandonedSessionCloser } from './abandoned-session.js';
+import { applyAclPolicy } from './acl-policy.js';
+import { diagnoseConnect } from './connect-diagnosis.js';
+import { NATIVE_CLOSE_EXPIRED } from './native-binding.js';
+import { openSessionHandle } from './open-session-handle.js';
+import { parseConnectString } from './protocol/host-list.js';
+import { LeaderHeartbeat } from './leader-heartbeat.js';
+import { SessionLossClock } from './session-loss-clock.js';
+import { isConnectedState } from './session-state.js';
+import { DEFAULT_MAX_RECORD_BYTES } from './types.js';
+const SILENT = { log() { }, warn() { }, error() { } };
+// Why this file is long: a session's life is one state machine (connecting, suspended, lost, abandoned,
+// expired and replaced, closed) over fields every transition reads; its requests are one-line
+// delegations to the current handle. What stands alone is elsewhere: the loss clock, the closing of
+// an abandoned session, the connect diagnosis and the ACL policy.
+/**
+ * Owns the ZooKeeper session of one module instance and keeps one alive: it publishes the
+ * connection state, tells when the server may have expired the session while we could not see
+ * it (`lost`, see `SessionLossClock`), and after a real expiry builds a new session (the package's
+ * handle is dead by then), re-applies auth, and announces it as `connected`, with back-off between
+ * attempts so that a down ensemble causes no tight loop. A session still disconnected (or still
+ * unconfirmed by the leader) a full session timeout after it was lost is given up the same way
+ * (`abandonUnreachable`).
+ */
+export class ZkSession {
+    constructor(options) {
+        this.options = options;
+        this.connectedOnce = false;
+        this.consecutiveFailures = 0;
+        this.negotiatedTimeoutMs = 0;
+        // The module validates its options in full; used on its own (from JavaScript, say), a missing
+        // timeout would otherwise fail `connect()` at once with a ConnectTimeoutError "within undefined ms".
+        if (typeof options?.connectString !== 'string' || options.connectString.trim() === '') {
+            throw new InvalidOptionsError('connectString', `expected 'host:port[,host:port...][/chroot]', got ${describeValue(options?.connectString)}`);
+        }
+        for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'])
+            validateDuration(field, options[field], { min: 1, integer: true });
+        this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+        if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {
+            throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);
+        }
+        this.logger = options.logger ?? SILENT;
+        this.serverCount = new Set(parseConnectString(options.connectString).hosts.map((h) => `${h.host}:${h.port}`)).size;
+        this.subject = new BehaviorSubject({ state: 'connecting', sessionId: undefined, at: performance.now() });
+        this.lossClock = new SessionLossClock({
+            timeoutMs: () => this.timeoutMs(),
+            lastContactAt: () => this.client?.lastContactAt ?? 0,
+            onLost: (reason) => this.onMaybeExpired(reason),
+            onConfirmed: () => this.onConfirmed(),
+        });
+        this.heartbeat = new LeaderHeartbeat({
+            timeoutMs: () => this.timeoutMs(),
+            lastLeaderRequestAt: () => this.client?.lastLeaderRequestAt ?? Number.NEGATIVE_INFINITY,
+            // The answer matters only as proof (the handle records it); a failure leaves the proof to
+            // age, which the loss clock reports as `lost` in time. Nothing else waits for this sync.
+            beat: () => void this.client?.sync('/').catch(() => undefined),
+        });
+    }
+    get state() {
+        return this.subject.value.state;
+    }
+    get state$() {
+        return this.subject.asObservable();
+    }
+    get sessionId() {
+        return this.knownSessionId;
+    }
+    /** Hex password of the current session (with `sessionId`, it can resume the session). */
+    get sessionPassword() {
+        return this.client?.sessionPassword;
+    }
+    get mayHaveExpired() {
+        const state = this.state;
+        if (state === 'connected' || state === 'reconnected' || state === 'suspended')
+            return this.lossClock.mayHaveExpired();
+        return true; // lost, expired, closed, or no session yet
+    }
+    get isClosed() {
+        return this.subject.value.state === 'closed';
+    }
+    /** Watches the current session has set that have not fired yet (see `SessionHandle.watcherCount`). */
+    get watcherCount() {
+        return this.client?.watcherCount ?? 0;
+    }
+    get sessionTimeoutMs() {
+        return this.timeoutMs();
+    }
+    /** The client that speaks for this session (`ZkSessionOptions.driver`). */
+    get driver() {
+        return this.options.binding ? 'native' : (this.options.driver ?? 'typescript');
+    }
+    get connectString() {
+        return this.options.connectString;
+    }
+    /**
+     * Ms since the leader is last proven to have touched this session (see `LeaderContact`);
+     * undefined without a handle. While the ensemble answers, the heartbeat keeps it between a half
+     * and two thirds of the session timeout (a proof dates from a request half a timeout older).
+     */
+    get lastContactAgoMs() {
+        const at = this.client?.lastContactAt;
+        return at ? Math.max(0, Math.round(performance.now() - at)) : undefined;
+    }
+    /**
+     * Opens the first session and resolves once it is connected. When no server accepts it within
+     * `connectTimeoutMs`, closes everything (no handle keeps the process alive) and rejects with
+     * `ConnectTimeoutError` saying what reaching each server met; finding that out takes at most
+     * another `min(connectTimeoutMs, 2000)` ms.
+     */
+    async connect() {
+        if (this.state === 'closed')
+            throw new SessionClosedError('connect');
+        const { connectString, connectTimeoutMs, sessionTimeoutMs } = this.options;
+        if (!this.client) {
+            this.logger.log(`Connecting to ZooKeeper at ${connectString} (session timeout ${sessionTimeoutMs} ms, connect timeout ${connectTimeoutMs} ms)`);
+            this.openClient();
+        }
+        const timeout = new AbortController();
+        const timer = setTimeout(() => timeout.abort(), connectTimeoutMs);
+        this.startup = { tlsRefusals: new Map(), refused: new AbortController() };
+        try {
+            await this.waitForConnection(AbortSignal.any([timeout.signal, this.startup.refused.signal]));
+        }
+        catch (error) {
+            if (this.startup.refused.signal.aborted && !this.isClosed) {
+                this.close();
+                throw this.startup.refused.signal.reason;
+            }
+            if (timeout.signal.aborted && !this.isClosed) {
+                this.close();
+                // A given binding (a simulation) has no address to probe.
+                const { summary, cause } = this.options.binding
+                    ? { summary: 'the given binding connected no session', cause: undefined }
+                    : await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
+                throw new ConnectTimeoutError(connectString, connectTimeoutMs, summary, { cause });
+            }
+            throw error;
+        }
+        finally {
+            clearTimeout(timer);
+            this.startup = undefined;
+        }
+    }
+    /**
+     * During `connect()`: a TLS handshake refused by either side is a configuration error, which no
+     * retry mends. Once every server of the connect string refused one, start-up fails at once
+     * with the first refusal instead of waiting out the connect timeout.
+     */
+    onAttemptFailed(server, reason) {
+        const startup = this.startup;
+        const refusal = startup && tlsRefusal(server, reason);
+        if (!startup || !refusal || this.connectedOnce)
+            return;
+        this.logger.warn(refusal.message);
+        if (!startup.tlsRefusals.has(server))
+            startup.tlsRefusals.set(server, refusal);
+        if (startup.tlsRefusals.size >= this.serverCount)
+            startup.refused.abort(startup.tlsRefusals.values().next().value);
+    }
+    waitForConnection(signal) {
+        if (isConnectedState(this.state))
+            return Promise.resolve();
+        if (this.isClosed)
+            return Promise.reject(new SessionClosedError('wait for a connection'));
+        return new Promise((resolve, reject) => {
+            const onAbort = () => finish(signal.reason ?? new Error('aborted'));
+            const subscription = this.subject.subscribe({
+                next: (change) => {
+                    if (isConnectedState(change.state))
+                        finish();
+                    else if (change.state === 'closed')
+                        finish(new SessionClosedError('wait for a connection'));
+                },
+                complete: () => finish(new SessionClosedError('wait for a connection')),
+            });
+            signal?.addEventListener('abort', onAbort, { once: true });
+            if (signal?.aborted)
+                onAbort();
+            function finish(error) {
+                queueMicrotask(() => subscription.unsubscribe());
+                signal?.removeEventListener('abort', onAbort);
+                if (error)
+                    reject(error);
+                else
+                    resolve();
+            }
+        });
+    }
+    /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. */
+    close() {
+        if (this.state === 'closed')
+            return;
+        clearTimeout(this.replaceTimer);
+        clearTimeout(this.abandonTimer);
+        this.abandonedCloser?.stop();
+        this.lossClock.stop();
+        this.heartbeat.stop();
+        const client = this.client;
+        this.client = undefined;
+        this.emit('closed');
+        this.subject.complete();
+        client?.close();
+    }
+    /**
+     * Creates a znode; under the ACL policy's root it is also given the policy's ACL before this
+     * resolves. The request is sent synchronously (before any await), so requests pipelined behind
+     * a create still reach the server after it.
+     */
+    async create(path, data, mode) {
+        this.checkRecordSize(path, data);
+        const created = await this.send('create', path, (client) => client.create(path, data, mode));
+        try {
+            await this.secure(created);
+        }
+        catch (error) {
+            // Never use a node someone else may control: take it away (its parent is ours) and say why.
+            if (error instanceof AclNotAppliedError)
+                await this.delete(created, -1).catch(() => undefined);
+            throw error;
+        }
+        return created;
+    }
+    /** Gives `path` the ACL policy's ACL when it lies under the policy's root: see `applyAclPolicy`. */
+    secure(path) {
+        return applyAclPolicy(this, this.options.acl, path);
+    }
+    getChildren(path, watcher) {
+        return this.send('getChildren', path, (client) => client.getChildren(path, watcher));
+    }
+    getData(path, watcher) {
+        return this.send('getData', path, (client) => client.getData(path, watcher));
+    }
+    exists(path, watcher) {
+        return this.send('exists', path, (client) => client.exists(path, watcher));
+    }
+    setData(path, data, version) {
+        try {
+            this.checkRecordSize(path, data);
+        }
+        catch (error) {
+            return Promise.reject(error);
+        }
+        return this.send('setData', path, (client) => client.setData(path, data, version));
+    }
+    delete(path, version) {
+        return this.send('delete', path, (client) => client.delete(path, version));
+    }
+    getAcl(path) {
+        return this.send('getAcl', path, (client) => client.getAcl(path));
+    }
+    setAcl(path, acl, version) {
+        return this.send('setAcl', path, (client) => client.setAcl(path, acl, version));
+    }
+    sync(path) {
+        return this.send('sync', path, (client) => client.sync(path));
+    }
+    /**
+     * Every record passes here before it is sent. A request over the server's `jute.maxbuffer` is
+     * not refused with an error code: the server drops the connection, so a caller that retries
+     * through connection loss would re-send it after every reconnection, keeping the session
+     * flapping but never expired. Refusing it here, typed, is the only place to stop that.
+     */
+    checkRecordSize(path, data) {
+        const size = data?.length ?? 0;
+        if (size > this.maxRecordBytes)
+            throw new RecordTooLargeError(path, size, this.maxRecordBytes);
+    }
+    /** Sends on the current session's handle; with none, fails the way a dead handle would. */
+    send(operation, path, request) {
+        if (this.client)
+            return request(this.client);
+        if (this.state === 'closed')
+            return Promise.reject(new SessionClosedError(operation, path));
+        // Between an expiry and its replacement there is no handle.
+        return Promise.reject(new ZooKeeperError(-112, operation, path, 'session being replaced'));
+    }
+    /** The timeout the server granted at the last connection (kept while disconnected), else the requested one. */
+    timeoutMs() {
+        return this.negotiatedTimeoutMs > 0 ? this.negotiatedTimeoutMs : this.options.sessionTimeoutMs;
+    }
+    openClient() {
+        const client = openSessionHandle(this.handleOptions(), {
+            onConnected: () => this.client === client && this.onConnected(client),
+            onConnecting: () => this.client === client && this.onDisconnected(),
+            onClosed: (code) => this.client === client && this.onHandleClosed(code),
+            onLeaderAnswer: () => this.client === client && this.lossClock.proofArrived(),
+            onAttemptFailed: (server, reason) => this.client === client && this.onAttemptFailed(server, reason),
+        });
+        this.client = client;
+        // The driver keeps the credentials and re-sends them after every reconnection.
+        for (const { scheme, credentials } of this.options.auth ?? []) {
+            client.addAuth(scheme, credentials).catch((error) => {
+                if (this.client === client)
+                    this.logger.error(`Adding ${scheme} auth failed: ${String(error)}`);
+            });
+        }
+    }
+    onConnected(client) {
+        const sessionId = client.sessionId;
+        const resumed = this.connectedOnce && sessionId === this.knownSessionId;
+        this.connectedOnce = true;
+        this.knownSessionId = sessionId;
+        this.negotiatedTimeoutMs = client.negotiatedTimeoutMs;
+        this.disconnectedAt = undefined;
+        clearTimeout(this.abandonTimer);
+        this.lossClock.connected();
+        this.heartbeat.start();
+        if (resumed) {
+            this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
+            this.emit('reconnected');
+        }
+        else {
+            this.sessionStartedAt = performance.now();
+            this.logger.log(`ZooKeeper session 0x${sessionId} established (timeout ${client.negotiatedTimeoutMs} ms)`);
+            this.closeAbandoned();
+            this.emit('connected');
+        }
+    }
+    onDisconnected() {
+        this.disconnectedAt ??= performance.now();
+        if (!isConnectedState(this.state))
+            return;
+        this.logger.warn(`ZooKeeper connection lost; session 0x${this.knownSessionId} suspended`);
+        this.emit('suspended');
+        this.lossClock.suspended();
+    }
+    /** The loss clock says the server may have expired us by now. */
+    onMaybeExpired(reason) {
+        if (this.state === 'lost' || this.state === 'expired' || this.state === 'closed')
+            return;
+        const why = reason === 'disconnected' ? 'disconnected' : 'no answer through the leader in time: the server may be cut off from it, or this process was paused';
+        this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} may have expired (${why}): everything it held counts as lost`);
+        this.emit('lost');
+        const client = this.client;
+        if (client) {
+            const deadline = (this.disconnectedAt ?? performance.now()) + this.timeoutMs();
+            clearTimeout(this.abandonTimer);
+            this.abandonTimer = setTimeout(() => this.abandonUnreachable(client), Math.max(0, deadline - performance.now()));
+        }
+        // While the connection stays up (`unconfirmed`), the heartbeat goes on: if the leader still
+        // has the session, a proof comes back and `onConfirmed` says so; if it does not, the server
+        // drops the connection or reports the expiry, which the handlers here turn into states.
+    }
+    /** The loss clock counted the session lost while connected, and a leader-routed answer since shows it alive. */
+    onConfirmed() {
+        if (this.state !== 'lost' || !this.client)
+            return;
+        clearTimeout(this.abandonTimer);
+        this.logger.log(`ZooKeeper session 0x${this.knownSessionId} confirmed by the leader again`);
+        this.emit('reconnected');
+    }
+    /**
+     * A `lost` session still not connected a full session timeout after its disconnection (Curator's
+     * policy): the server has expired it by now, or will never take it back, e.g. a server restarted
+     * with an empty data directory refuses every client that has seen a later zxid than its own,
+     * and the C client would retry that forever without ever reporting an expiry. Everything the
+     * session held was already given up at `lost`, so nothing is lost by starting afresh.
+     */
+    abandonUnreachable(client) {
+        if (this.client !== client || isConnectedState(this.state) || this.state === 'closed')
+            return;
+        this.logger.warn(`ZooKeeper session 0x${this.knownSessionId} not reconnected (or confirmed by the leader) within a session timeout ` +
+            `(${this.timeoutMs()} ms) of its loss: the server expired it or will not take it back (e.g. restarted with an ` +
+            'empty data directory, or cut off from the leader); closing it and creating a new session');
+        this.client = undefined;
+        if (this.knownSessionId)
+            this.abandoned = { id: this.knownSessionId, password: client.sessionPassword };
+        client.close();
+        this.replaceSession();
+    }
+    /** The ensemble answers again (a new session connected): end the abandoned session, see `AbandonedSessionCloser`. */
+    closeAbandoned() {
+        const abandoned = this.abandoned;
+        this.abandoned = undefined;
+        if (!abandoned || this.abandonedCloser)
+            return;
+        this.abandonedCloser = new AbandonedSessionCloser(this.handleOptions(), abandoned.id, abandoned.password, this.timeoutMs(), (outcome) => {
+            this.abandonedCloser = undefined;
+            if (outcome === 'closed')
+                this.logger.log(`Abandoned ZooKeeper session 0x${abandoned.id} closed: its ephemeral nodes are gone`);
+        });
+    }
+    onHandleClosed(code) {
+        this.client = undefined;
+        this.logger.warn(code === NATIVE_CLOSE_EXPIRED
+            ? `ZooKeeper session 0x${this.knownSessionId} expired; creating a new session`
+            : `ZooKeeper handle closed (code ${code}); creating a new session`);
+        this.replaceSession();
+    }
+    /** The current handle is gone: announce `expired` and open a new session, with back-off. */
+    replaceSession() {
+        // A handle that never established a session lived for nothing: without this, a server that
+        // answers every new handle at once with an expiry would be asked again in a tight loop.
+        const lived = this.sessionStartedAt === undefined ? 0 : performance.now() - this.sessionStartedAt;
+        this.sessionStartedAt = undefined;
+        clearTimeout(this.abandonTimer);
+        this.disconnectedAt = undefined;
+        this.lossClock.stop();
+        this.heartbeat.stop();
+        this.emit('expired');
+        // A session that lived a while resets the back-off; one that died at once grows it.
+        this.consecutiveFailures = lived > 2 * this.options.sessionTimeoutMs ? 0 : this.consecutiveFailures + 1;
+        const maxBackoff = this.options.maxReconnectBackoffMs ?? 10_000;
+        const delay = this.consecutiveFailures <= 1 ? 0 : Math.min(maxBackoff, 100 * 2 ** (this.consecutiveFailures - 2));
+        this.replaceTimer = setTimeout(() => {
+            if (this.state !== 'closed')
+                this.openClient();
+        }, delay);
+    }
+    handleOptions() {
+        const { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer } = this.options;
+        return { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer };
+    }
+    emit(state) {
+        const previous = this.subject.value.state;
+        if (previous === state)
+            return;
+        this.subject.next({ state, sessionId: this.knownSessionId, at: performance.now() });
+        const events = this.options.events ?? diagnosticsSink;
+        if (events.wants('session'))
+            events.emit('session', { type: 'session.state', state, previous, sessionId: this.knownSessionId });
+    }
+}
+//# sourceMappingURL=supervised-session.js.map

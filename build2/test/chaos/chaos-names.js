@@ -1,0 +1,30 @@
+/** What the driver and its workers agree on (chaos-worker.ts runs on import, so it exports nothing). */
+export const LOCK_NAME = 'counter';
+export const ELECTION_NAME = 'chaos';
+/**
+ * The `withLocks` workload: each set names the counter lock (shared with the single `@WithLock`
+ * sections, so that sets and single calls contend) or not, and the two locks only sets take, in
+ * caller orders that are not always canonical (`aux-*` sorts before `counter`).
+ */
+export const SET_LOCK_NAMES = ['aux-1', 'aux-2'];
+export const LOCK_SETS = [
+    [LOCK_NAME, 'aux-1'],
+    ['aux-2', LOCK_NAME],
+    ['aux-2', 'aux-1'],
+    [LOCK_NAME, 'aux-2', 'aux-1'],
+];
+/** The read/write lock of the read/write workload. */
+export const READ_WRITE_NAME = 'shelf';
+/** The semaphore of the semaphore workload, and its capacity (calls take 1 or 2 permits). */
+export const SEMAPHORE_NAME = 'pool';
+export const SEMAPHORE_PERMITS = 3;
+/**
+ * How the event logs name a lock: its directory relative to the root, as the library's events give
+ * it (`locks/counter`, `rwlocks/shelf`, `semaphores/pool`): a read/write lock and a semaphore may
+ * share a name with a lock and still be other locks.
+ */
+export const lockKey = (kind, name) => `${kind === 'lock' ? 'locks' : kind === 'rw' ? 'rwlocks' : 'semaphores'}/${name}`;
+export const COUNTER_KEY = lockKey('lock', LOCK_NAME);
+/** How the event logs name the election (its directory relative to the root), as a target of step-down requests. */
+export const ELECTION_KEY = `elections/${ELECTION_NAME}`;
+//# sourceMappingURL=chaos-names.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=target.js.map

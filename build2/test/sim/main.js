@@ -1,0 +1,206 @@
+/**
+ * The simulation runner (`npm run test:sim -- [options]`): production recipes on the simulated
+ * ZooKeeper, one seeded schedule after another, invariants checked after every step.
+ *
+ *   --duration SECONDS   explore seeds for this long (default 60); exit 1 on any violation
+ *   --from N             first seed to explore (default: a random one, printed)
+ *   --seed N             replay one schedule and print its readable trace
+ *   --quiet              with --seed: no trace, only the verdict
+ *   --only-faults I,J    with --seed: keep only these faults of the plan (what --shrink prints)
+ *   --shrink             with --seed: shrink a failing schedule to fewer faults
+ *   --faults K1,K2       explore only these fault kinds (default: every kind, mixed per seed)
+ *   --mutant NAME        run on a copy of the build with the defect NAME re-introduced; exits 0
+ *                        once a violation is found (the check bites), 1 if none within --duration
+ *   --mutants            every mutant in turn, each for up to --duration seconds: the mutation table
+ *                        (with --faults, only those fault kinds)
+ *   --list-mutants
+ *
+ * Nothing sleeps: every timer runs on the simulator's clock, so a seed fully determines a run.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Logger } from '@nestjs/common';
+import { prepareMutant, listMutants } from './mutant-build.js';
+import { MUTANTS } from './mutants.js';
+import { FAULT_KINDS, planSchedule, runSchedule } from './schedule.js';
+import { shrinkSchedule } from './shrink.js';
+const args = parseArgs(process.argv.slice(2));
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+Logger.overrideLogger(false);
+if (args.listMutants) {
+    console.log(listMutants());
+}
+else if (args.mutants) {
+    process.exitCode = mutationTable();
+}
+else if (args.mutant !== undefined && args.appliedMutant === undefined) {
+    process.exitCode = runMutant(args.mutant);
+}
+else if (args.seed !== undefined) {
+    process.exitCode = await replay(args.seed);
+}
+else {
+    process.exitCode = await explore();
+}
+/** Explores seeds for the time budget; prints the figures and the verdict. */
+async function explore() {
+    const first = args.from ?? Math.floor(Math.random() * 2 ** 31);
+    const budgetMs = args.duration * 1000;
+    const started = performance.now();
+    const faults = {};
+    let schedules = 0;
+    let steps = 0;
+    let simulatedMs = 0;
+    const revocations = { releaseRequests: 0, holdersAsked: 0, releaseAborts: 0, stepDownRequests: 0, leadersAsked: 0, stepDowns: 0 };
+    const failures = [];
+    const label = args.appliedMutant ? `mutant ${args.appliedMutant}` : 'main';
+    console.log(`simulation (${label}): seeds from ${first}, for ${args.duration} s${args.faults ? `, faults ${args.faults.join(',')}` : ''}`);
+    for (let seed = first; performance.now() - started < budgetMs; seed++) {
+        const result = await runSchedule(planSchedule(seed >>> 0, { only: args.faults }));
+        schedules++;
+        steps += result.steps;
+        simulatedMs += result.simulatedMs;
+        for (const [kind, n] of Object.entries(result.faults))
+            faults[kind] = (faults[kind] ?? 0) + n;
+        for (const key of Object.keys(revocations))
+            revocations[key] += result.revocations[key];
+        if (result.violations.length > 0) {
+            failures.push(result);
+            const v = result.violations[0];
+            console.log(`  seed ${seed >>> 0}: ${v.rule} at ${(v.at / 1000).toFixed(3)} s: ${v.message}`);
+            if (args.appliedMutant || failures.length >= 10)
+                break;
+        }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`schedules: ${schedules} (${(schedules / seconds).toFixed(1)}/s), steps: ${steps} (${Math.round(steps / seconds)}/s), simulated: ${(simulatedMs / 3_600_000).toFixed(2)} h in ${seconds.toFixed(1)} s`);
+    console.log(`faults injected: ${FAULT_KINDS.filter((k) => faults[k]).map((k) => `${k} ${faults[k]}`).join(', ') || 'none'}`);
+    const r = revocations;
+    console.log(`revocation: ${r.releaseRequests} release requests (${r.holdersAsked} marked a holder), ${r.releaseAborts} holders told; ${r.stepDownRequests} step-down requests (${r.leadersAsked} marked a leader), ${r.stepDowns} step-downs`);
+    if (failures.length === 0) {
+        console.log('verdict: no violation');
+        return args.appliedMutant ? 1 : 0;
+    }
+    console.log(`verdict: ${failures.length} failing schedule(s); replay one with \`npm run test:sim -- --seed ${failures[0].config.seed}${args.appliedMutant ? ` --mutant ${args.appliedMutant}` : ''}\``);
+    return args.appliedMutant ? 0 : 1;
+}
+/** Replays one seed (its trace, unless --quiet), optionally shrunk. */
+async function replay(seed) {
+    let config = planSchedule(seed, { only: args.faults });
+    if (args.onlyFaults)
+        config = { ...config, plan: config.plan.filter((_, i) => args.onlyFaults.includes(i)) };
+    if (args.shrink) {
+        const shrunk = await shrinkSchedule(config, (line) => console.log(line));
+        if (!shrunk) {
+            console.log(`seed ${seed}: no violation to shrink`);
+            return 0;
+        }
+        config = shrunk.config;
+        console.log(`shrunk to ${config.plan.length} fault(s): replay with \`npm run test:sim -- --seed ${seed} --only-faults ${shrunk.kept.join(',') || 'none'}\``);
+    }
+    const trace = args.quiet ? undefined : (line) => console.log(line);
+    const result = await runSchedule(config, trace);
+    console.log(describeConfig(config));
+    for (const v of result.violations)
+        console.log(`VIOLATION ${v.rule} at ${(v.at / 1000).toFixed(3)} s: ${v.message}`);
+    console.log(`verdict: ${result.violations.length === 0 ? 'no violation' : `${result.violations.length} violation(s)`} (${result.steps} steps, ${(result.simulatedMs / 1000).toFixed(1)} s simulated)`);
+    return result.violations.length === 0 ? 0 : 1;
+}
+/** Runs the explorer on a mutated copy of the build, in a child process (the copy's own modules). */
+function runMutant(name) {
+    const build = prepareMutant(name, projectRoot);
+    const forwarded = process.argv.slice(2).filter((arg, i, all) => arg !== '--mutant' && all[i - 1] !== '--mutant');
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', name, ...forwarded], { stdio: 'inherit' });
+    return child.status ?? 1;
+}
+/**
+ * Every mutant, each explored until found or for --duration: how long the simulation took to bite.
+ * Fails when a mutant survives that is not declared a survivor (`Mutant.survives`).
+ */
+function mutationTable() {
+    const rows = [];
+    let missed = 0;
+    for (const mutant of MUTANTS) {
+        const build = prepareMutant(mutant.name, projectRoot);
+        const started = performance.now();
+        const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : [])], {
+            encoding: 'utf8',
+        });
+        const seconds = (performance.now() - started) / 1000;
+        const found = /seed (\d+): ([\w-]+)/.exec(child.stdout);
+        const explored = /schedules: (\d+)/.exec(child.stdout);
+        if (!found && !mutant.survives)
+            missed++;
+        const verdict = found ? `found: ${found[2]}` : mutant.survives ? 'survives (declared, see mutants.ts)' : 'NOT FOUND';
+        rows.push(`| ${mutant.name} | ${verdict} | ${explored?.[1] ?? '?'} | ${found ? found[1] : '-'} | ${seconds.toFixed(1)} |`);
+        console.log(rows.at(-1));
+    }
+    console.log(['', '| mutant | verdict (first rule broken) | schedules run | failing seed | seconds |', '|---|---|---|---|---|', ...rows].join('\n'));
+    return missed === 0 ? 0 : 1;
+}
+function describeConfig(c) {
+    return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+}
+function parseArgs(argv) {
+    const args = { duration: 60, quiet: false, shrink: false, mutants: false, listMutants: false };
+    const value = (i) => {
+        const v = argv[i + 1];
+        if (v === undefined)
+            throw new Error(`${argv[i]} needs a value`);
+        return v;
+    };
+    const number = (i) => {
+        const n = Number(value(i));
+        if (!Number.isFinite(n) || n < 0)
+            throw new Error(`${argv[i]} needs a number >= 0, got ${argv[i + 1]}`);
+        return n;
+    };
+    for (let i = 0; i < argv.length; i++) {
+        switch (argv[i]) {
+            case '--duration':
+                args.duration = number(i++);
+                break;
+            case '--from':
+                args.from = number(i++);
+                break;
+            case '--seed':
+                args.seed = number(i++);
+                break;
+            case '--quiet':
+                args.quiet = true;
+                break;
+            case '--shrink':
+                args.shrink = true;
+                break;
+            case '--only-faults':
+                args.onlyFaults = value(i++) === 'none' ? [] : argv[i].split(',').map(Number);
+                break;
+            case '--faults': {
+                const kinds = value(i++).split(',');
+                const unknown = kinds.filter((k) => !FAULT_KINDS.includes(k));
+                if (unknown.length)
+                    throw new Error(`unknown fault kind(s) ${unknown.join(', ')}; known: ${FAULT_KINDS.join(', ')}`);
+                args.faults = kinds;
+                break;
+            }
+            case '--mutant':
+                args.mutant = value(i++);
+                break;
+            case '--applied-mutant':
+                args.appliedMutant = value(i++);
+                break;
+            case '--mutants':
+                args.mutants = true;
+                break;
+            case '--list-mutants':
+                args.listMutants = true;
+                break;
+            default: throw new Error(`unknown option ${argv[i]} (see test/sim/main.ts)`);
+        }
+    }
+    if (args.mutant !== undefined && !MUTANTS.some((m) => m.name === args.mutant))
+        throw new Error(`unknown mutant ${args.mutant}\n${listMutants()}`);
+    return args;
+}
+//# sourceMappingURL=main.js.map

@@ -1,0 +1,344 @@
+/**
+ * One schedule: a seed's swarm configuration (which faults are enabled and how often, how many
+ * processes, which server ids, which session timeout), its fault plan, and the run of it on a
+ * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
+ * end-state and liveness checks.
+ */
+import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
+import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
+import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
+import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
+import { Invariants } from './invariants.js';
+import { ELECTION, SimProcess } from './sim-process.js';
+export const FAULT_KINDS = [
+    'disconnect',
+    'lost-reply',
+    'partition',
+    'follower-cut',
+    'lag',
+    'member-restart',
+    'session-moved',
+    'expire',
+    'pause',
+    'block',
+    'crash',
+    'wipe',
+    'oversize',
+    'operator-delete',
+    'look-alike',
+    'shutdown',
+];
+const RC_CONNECTIONLOSS = -4;
+/** A node of a locked call: a queue node of a lock, read/write lock or semaphore. */
+const LEFT_BEHIND = /\/(locks|rwlocks|semaphores)\/[^/]+\/_c_[^/]+$/;
+/** Enabled in fewer seeds: each leaves the run in a state the others then rarely get to act on. */
+const RARE_FAULTS = ['wipe', 'oversize', 'operator-delete', 'look-alike'];
+/**
+ * Enabled in more seeds: a follower cut off from the leader is the one fault where a client that
+ * still hears its server has lost its session (ZooKeeper's S5), and it needs a holder on that follower.
+ */
+const FREQUENT_FAULTS = ['follower-cut'];
+/** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
+export function planSchedule(seed, options = {}) {
+    const r = new SimRandom(seed);
+    const processes = r.between(2, 5);
+    const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
+    const sessionTimeoutMs = r.pick([2000, 4000, 6000]);
+    const faultMs = options.faultMs ?? r.between(10, 40) * 1000;
+    const candidates = options.only ?? FAULT_KINDS;
+    let enabled = candidates.filter((kind) => r.chance(RARE_FAULTS.includes(kind) ? 0.15 : FREQUENT_FAULTS.includes(kind) ? 0.8 : 0.5));
+    if (enabled.length === 0)
+        enabled = [r.pick(candidates)];
+    const meanGapMs = r.between(200, 3000);
+    const plan = [];
+    for (let at = -Math.log(1 - r.float()) * meanGapMs; at < faultMs; at += -Math.log(1 - r.float()) * meanGapMs) {
+        const kind = r.pick(enabled);
+        if (kind === 'oversize')
+            continue; // a configuration, not an event
+        plan.push({ at: Math.round(at), kind, target: r.int(1000), amount: r.float() });
+    }
+    // A syncLimit of 5 ticks (ZooKeeper's sample configuration), 10 or 20: 2.5, 5 or 10 s at the
+    // simulation's 500 ms tick (with the sample's 2 s tick, 5 ticks are 10 s, above many session timeouts).
+    const syncLimitTicks = r.pick([5, 10, 20]);
+    // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
+    const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
+    return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan };
+}
+/** Runs one schedule; `trace` receives the readable trace (for replays). */
+export async function runSchedule(config, trace) {
+    const scheduler = new SimScheduler(config.seed);
+    scheduler.tracer = trace;
+    const invariants = new Invariants(() => scheduler.now, trace && ((text) => scheduler.note(text, 'check')));
+    scheduler.onUncaught = (error, event) => invariants.violate('uncaught-exception', `${event.actor} (${event.label}): ${describe(error)}`);
+    const onRejection = (error) => invariants.violate('unhandled-rejection', describe(error));
+    process.on('unhandledRejection', onRejection);
+    const uninstall = installVirtualRuntime(scheduler);
+    try {
+        return await simulate(config, scheduler, invariants);
+    }
+    finally {
+        uninstall();
+        process.off('unhandledRejection', onRejection);
+    }
+}
+async function simulate(config, scheduler, invariants) {
+    const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds, syncLimitTicks: config.syncLimitTicks, sequenceStart: config.sequenceStart });
+    invariants.readTree((path) => {
+        const node = ensemble.readNode(path);
+        return node && node.stat.ephemeralOwner.toString(16);
+    });
+    const timeout = config.sessionTimeoutMs;
+    const oversize = config.enabled.includes('oversize');
+    const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+    const processes = [];
+    let spawned = 0;
+    let faultsOver = false;
+    const spawn = (delayMs) => {
+        scheduler.schedule(delayMs, () => {
+            // A replacement due after the faults ended is not started: the run is winding down.
+            if (faultsOver)
+                return;
+            const p = new SimProcess(`p${++spawned}`, scheduler, ensemble, invariants, processConfig);
+            processes.push(p);
+            p.start();
+        }, 'spawn');
+    };
+    for (let i = 0; i < config.processes; i++)
+        spawn(scheduler.random.between(0, 200));
+    const faults = {};
+    const operator = ensemble.operatorSession();
+    const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
+    for (const fault of config.plan) {
+        scheduler.schedule(fault.at, () => {
+            const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn });
+            if (applied)
+                faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
+        }, `fault ${fault.kind}`);
+    }
+    const check = () => invariants.checkStep();
+    await scheduler.run({ untilMs: config.faultMs, afterStep: check });
+    // Healing: no fault strikes any more; pauses already begun run out (at most 2.5 timeouts).
+    scheduler.note('faults over: healing the ensemble, processes stop starting work');
+    faultsOver = true;
+    ensemble.heal();
+    for (const p of live())
+        p.stopWork();
+    const settleBy = scheduler.now + 2.5 * timeout + 4 * timeout + 10_000;
+    await scheduler.run({ untilMs: settleBy, afterStep: check, done: () => live().every((p) => p.pending.size === 0) });
+    for (const p of live()) {
+        for (const op of p.pending.values()) {
+            invariants.violate('liveness', `${p.actor}: ${op.what} (since ${(op.since / 1000).toFixed(3)}s) did not settle within ${Math.round(settleBy - config.faultMs)} ms of the faults ending`);
+        }
+    }
+    // Step-down liveness: once the faults are over, every leader asked to step down stops leading
+    // within a bound (its node goes: it stepped down, or its session ended), and the election has a
+    // leader again among the processes that take part. The bound: pauses run out (2.5 timeouts),
+    // sessions come back or expire (2 timeouts), sections drain (drainTimeoutMs, 2 s), 5 s to spare.
+    const participants = () => live().filter((p) => p.participates);
+    const someoneLeads = () => participants().length === 0 || participants().some((p) => p.leads);
+    const leaderBound = 4.5 * timeout + 2000 + 5000;
+    await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => invariants.askedLeadersRemaining().length === 0 && someoneLeads() });
+    for (const asked of invariants.askedLeadersRemaining()) {
+        invariants.violate('step-down-liveness', `${asked.node} of session 0x${asked.sessionId}, asked to step down at ${(asked.at / 1000).toFixed(3)} s, is still there ${leaderBound} ms after the faults ended`);
+    }
+    if (!someoneLeads())
+        invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
+    // Every call of a process has settled: no queue node of its session may remain in a lock's,
+    // a read/write lock's or a semaphore's directory (DESIGN §8.3), once the deletes that go on in
+    // the background (a give-up while a request was unanswered) went through. Its election node
+    // stays, as it should.
+    const idle = () => new Map(live().filter((p) => p.pending.size === 0 && p.sessionId !== undefined).map((p) => [p.sessionId, p.actor]));
+    const leftBehind = () => {
+        const owners = idle();
+        return ensemble.nodes().filter((n) => owners.has(n.owner) && LEFT_BEHIND.test(n.path)).map((n) => ({ ...n, actor: owners.get(n.owner) }));
+    };
+    const cleanBy = scheduler.now + 2 * timeout;
+    await scheduler.run({ untilMs: cleanBy, afterStep: check, done: () => leftBehind().length === 0 });
+    for (const node of leftBehind())
+        invariants.violate('orphan-node', `${node.path} of ${node.actor} (session 0x${node.owner}) remains ${2 * timeout} ms after every call of that process settled`);
+    scheduler.note('shutting down every process');
+    const stopping = live();
+    let stopped = 0;
+    for (const p of stopping)
+        scheduler.schedule(0, () => void p.shutdown().finally(() => stopped++), 'shutdown', p.actor);
+    const shutdownBound = 2000 + 2 * timeout + 5000;
+    const shutdownBy = scheduler.now + shutdownBound;
+    await scheduler.run({ untilMs: shutdownBy, afterStep: check, done: () => stopped === stopping.length });
+    if (stopped < stopping.length)
+        invariants.violate('liveness', `${stopping.length - stopped} process(es) did not finish shutting down within ${shutdownBound} ms`);
+    // Sessions of crashed processes expire by themselves; then nothing of the workload may remain.
+    const clearBy = scheduler.now + 2 * timeout + 2 * ensemble.tickMs;
+    const ephemerals = () => ensemble.nodes().filter((n) => n.owner !== '0' && n.owner !== operator);
+    const sessions = () => ensemble.liveSessions().filter((id) => id !== operator);
+    await scheduler.run({ untilMs: clearBy, afterStep: check, done: () => ephemerals().length === 0 && sessions().length === 0 });
+    for (const node of ephemerals())
+        invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
+    for (const id of sessions())
+        invariants.violate('orphan-session', `session 0x${id} outlived every process`);
+    return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
+}
+/** Applies one planned fault; false when it had nothing to strike. */
+function strike(fault, c) {
+    const { scheduler, ensemble, timeout } = c;
+    const process = c.live.length ? c.live[fault.target % c.live.length] : undefined;
+    const member = ensemble.members[fault.target % ensemble.members.length];
+    const between = (min, max) => Math.round(min + fault.amount * (max - min));
+    const say = (what) => scheduler.note(`FAULT ${fault.kind}: ${what}`);
+    switch (fault.kind) {
+        case 'disconnect': {
+            const connections = process ? ensemble.connectionsOf(process.actor) : [];
+            for (const connection of connections)
+                connection.close('fault: connection cut');
+            say(`${process?.actor} disconnected`);
+            return connections.length > 0;
+        }
+        case 'lost-reply': {
+            const connections = process ? ensemble.connectionsOf(process.actor) : [];
+            for (const connection of connections)
+                connection.loseReply = {};
+            say(`${process?.actor}'s next applied write loses its reply`);
+            return connections.length > 0;
+        }
+        case 'partition': {
+            if (!process)
+                return false;
+            const ms = between(0.2 * timeout, 2 * timeout);
+            ensemble.partition(process.actor, ms);
+            say(`${process.actor} cut off silently for ${ms} ms`);
+            return true;
+        }
+        case 'follower-cut': {
+            // A follower's link to the leader stops delivering, neither end told: the follower answers
+            // its clients' pings and reads until syncLimit ticks pass, while the leader, no longer
+            // touched, expires their sessions one timeout after the last touch the follower forwarded.
+            // The follower hosting a live process is picked first: that is where a holder can outlive its session.
+            const followers = ensemble.followers.filter((m) => m.up);
+            const hosting = followers.filter((m) => c.live.some((p) => ensemble.connectionsOf(p.actor).some((k) => k.member === m)));
+            const pool = hosting.length > 0 ? hosting : followers;
+            const follower = pool.length > 0 ? pool[fault.target % pool.length] : undefined;
+            if (!follower || !ensemble.cutFollower(follower.id))
+                return false;
+            const ms = between(0.3 * timeout, 3 * timeout);
+            scheduler.schedule(ms, () => ensemble.reconnectFollower(follower.id), 'follower link heals');
+            say(`server ${follower.id} cut off from the leader for ${ms} ms`);
+            return true;
+        }
+        case 'lag': {
+            const ms = between(50, 3000);
+            ensemble.lag(member.id, ms);
+            say(`server ${member.id} lags ${ms} ms`);
+            return true;
+        }
+        case 'member-restart': {
+            const ms = between(100, 5000);
+            ensemble.setMemberUp(member.id, false);
+            scheduler.schedule(ms, () => ensemble.setMemberUp(member.id, true), 'member up');
+            say(`server ${member.id} down for ${ms} ms`);
+            return true;
+        }
+        case 'session-moved': {
+            if (!process?.sessionId)
+                return false;
+            ensemble.moveSessionOnce(process.sessionId);
+            say(`${process.actor}'s next write is refused with SESSIONMOVED`);
+            return true;
+        }
+        case 'expire': {
+            // ZooKeeper expires a session only when it heard nothing from it for the timeout: the
+            // connection drops and stays unreachable past that (a forced expiry of a session whose
+            // client still pings would break the very guarantee the library builds on).
+            if (!process)
+                return false;
+            const ms = between(1.2 * timeout, 2.5 * timeout);
+            for (const connection of ensemble.connectionsOf(process.actor))
+                connection.close('fault: connection cut');
+            ensemble.partition(process.actor, ms);
+            say(`${process.actor} disconnected and unreachable for ${ms} ms: its session expires meanwhile`);
+            return true;
+        }
+        case 'pause':
+        case 'block': {
+            if (!process)
+                return false;
+            const ms = fault.kind === 'pause' ? between(0.2 * timeout, 2.5 * timeout) : between(20, 1500);
+            scheduler.pause(process.actor, ms);
+            say(`${process.actor} ${fault.kind === 'pause' ? 'paused (SIGSTOP)' : 'blocks its event loop'} for ${ms} ms`);
+            return true;
+        }
+        case 'crash': {
+            if (!process || c.live.length < 2)
+                return false;
+            process.crash();
+            const restartIn = between(0, 3000);
+            c.spawn(restartIn);
+            say(`${process.actor} killed (SIGKILL); a new process starts in ${restartIn} ms`);
+            return true;
+        }
+        case 'shutdown': {
+            // A rolling deploy: the process shuts down as Nest's does (waiting calls aborted, running
+            // ones given drainTimeoutMs, then their locks revoked; leader sections drained, the node
+            // deleted), and a new one starts a little later.
+            if (!process || process.isClosing)
+                return false;
+            // The process's own step: a stopped process runs nothing until it is continued.
+            scheduler.schedule(0, () => void process.shutdown(), 'shutdown', process.actor);
+            const restartIn = between(0, 3000);
+            c.spawn(restartIn);
+            say(`${process.actor} shuts down gracefully; a new process starts in ${restartIn} ms`);
+            return true;
+        }
+        case 'wipe': {
+            ensemble.wipe();
+            c.invariants.newEra();
+            say('every server restarted with an empty data directory');
+            return true;
+        }
+        case 'operator-delete': {
+            // Someone deletes the election node of a participant that is disconnected (zkCli, a cleanup
+            // script): when its session comes back, it must check that its node is still its own before
+            // it reports leadership again. (A connected participant learns of it by its node's watch;
+            // one that is paused, blocked, or not yet aware that its connection is gone cannot, so
+            // deleting its node makes two leaders whatever the library does: not a fault the library
+            // can be held to.)
+            const cutOff = c.live.filter((p) => p.sessionId && p.knowsItIsDisconnected && !scheduler.isPaused(p.actor)).map((p) => p.sessionId);
+            const nodes = ensemble.nodes().filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
+            if (nodes.length === 0)
+                return false;
+            const victim = nodes[fault.target % nodes.length];
+            ensemble.operatorWrite(c.operator, { op: 'delete', path: victim.path, version: -1 });
+            say(`an operator deletes ${victim.path} of session 0x${victim.owner}, which is disconnected`);
+            return true;
+        }
+        case 'look-alike': {
+            // A create of a queue node loses its reply, and before the client looks for the node it
+            // may have made, another session holds one with the same uuid (what an abandoned session
+            // the server kept alive leaves when the acquisition retries): it must adopt its own only.
+            const connections = process ? ensemble.connectionsOf(process.actor) : [];
+            const queueCreate = (request) => request.op === 'create' && /\/_c_[0-9a-f-]{36}-(lock|n|read|write|\d{1,9}of\d{1,9})-$/.test(request.path);
+            for (const connection of connections) {
+                connection.loseReply = {
+                    when: queueCreate,
+                    then: (request) => {
+                        const { path } = ensemble.operatorWrite(c.operator, { op: 'create', path: request.path, data: Buffer.from('look-alike'), flags: 3 });
+                        // The other session lets it go a little later (until the ensemble takes the delete).
+                        const remove = () => {
+                            if (ensemble.operatorWrite(c.operator, { op: 'delete', path: path, version: -1 }).rc === RC_CONNECTIONLOSS)
+                                scheduler.schedule(500, remove, 'look-alike gone');
+                        };
+                        if (path)
+                            scheduler.schedule(between(100, 3000), remove, 'look-alike gone');
+                        scheduler.note(`FAULT look-alike: the reply of ${request.path}… is lost; an operator session creates ${path}`);
+                    },
+                };
+            }
+            say(`${process?.actor}'s next queue-node create loses its reply and gets a look-alike`);
+            return connections.length > 0;
+        }
+        case 'oversize':
+            return false;
+    }
+}
+function describe(error) {
+    return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : String(error);
+}
+//# sourceMappingURL=schedule.js.map

@@ -1,0 +1,668 @@
+/**
+ * One simulated process: the production stack from the session up (`ZkSession` over the
+ * simulated binding, `LockClient` and `LeaderElection` behind the real `LockService` and
+ * `LeaderService`, as `ZkLockModule` wires them), and a workload that exercises it the way an
+ * application does: guarded and plain locked calls with random hold times, checkpoints, time-outs,
+ * aborts, try-once, re-entrant calls (awaited and forked), failing calls and recovery handlers,
+ * lock sets, read and write calls on a read/write lock, semaphore calls taking one or two permits,
+ * leader sections of the default election, and requests to let go (`requestRelease` of a plain
+ * lock, `requestStepDown` of the election), which some locked calls heed by ending early and others
+ * never look for. Everything it sees goes to the `Invariants`.
+ */
+import { LockBusyError } from '../../src/errors/lock-busy.error.js';
+import { ReleaseRequestedError } from '../../src/errors/release-requested.error.js';
+import { ZkLockError } from '../../src/errors/zk-lock.error.js';
+import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
+import { LeaderService } from '../../src/services/leader.service.js';
+import { LockService } from '../../src/services/lock.service.js';
+import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
+import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
+/** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
+export const GUARDED_LOCK = 'orders';
+export const PLAIN_LOCK = 'reports';
+/** Taken with `PLAIN_LOCK` as a set (`withLocks`), listed in either order: a deadlock would hang both. */
+export const SET_LOCK = 'archive';
+/** The read/write lock (mostly read calls, some write calls), and the semaphore with its permits (calls take one or two). */
+export const RW_LOCK = 'catalog';
+export const SEMAPHORE = 'exports';
+export const SEMAPHORE_PERMITS = 2;
+export const ELECTION = 'main';
+/** The locks whose holders are asked to let go (`requestRelease` takes plain locks only, guarded or not). */
+export const REVOCABLE_LOCKS = [GUARDED_LOCK, PLAIN_LOCK, SET_LOCK];
+export const SIM_ROOT = '/sim';
+function describeError(error) {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+/** A failure the workload makes on purpose (a call or recovery handler that throws). */
+class WorkloadError extends Error {
+    constructor() {
+        super(...arguments);
+        this.name = 'WorkloadError';
+    }
+}
+export class SimProcess {
+    constructor(actor, scheduler, ensemble, invariants, config) {
+        this.actor = actor;
+        this.scheduler = scheduler;
+        this.ensemble = ensemble;
+        this.invariants = invariants;
+        this.config = config;
+        this.running = false;
+        /** No new work from now on (the faults are over), even if this process only starts now. */
+        this.stopped = false;
+        this.closing = false;
+        /** When the session counted as lost, and when it was live again, in order. */
+        this.sessionChanges = [];
+        /** Operations started and not settled, with their start time: the liveness check reads them. */
+        this.pending = new Map();
+        this.nextOp = 0;
+        /** The `releaseRequested` signal of each lease whose call reads it (read, and listened to, once). */
+        this.releaseSignals = new WeakMap();
+        this.shutDown = false;
+        this.crashed = false;
+        this.random = scheduler.random.fork();
+    }
+    /** Builds the stack and starts the workload (as this process's step). */
+    start() {
+        this.scheduler.schedule(0, () => {
+            this.booted = this.boot().catch((error) => this.expectLibraryError(error, 'start-up'));
+        }, 'boot', this.actor);
+    }
+    /** Stops starting work; what runs goes on. */
+    stopWork() {
+        this.running = false;
+        this.stopped = true;
+    }
+    /** Graceful shutdown, as Nest's does: services first (draining, resigning), then the session. */
+    shutdown() {
+        this.running = false;
+        this.stopped = this.closing = true;
+        return (this.shuttingDown ??= this.track('shutdown', async () => {
+            // As Nest's shutdown hooks run only once the application has started.
+            await this.booted;
+            await Promise.all([this.locks?.beforeApplicationShutdown(), this.leader?.beforeApplicationShutdown()]);
+            this.session?.close();
+            this.shutDown = true;
+        }));
+    }
+    /** Began shutting down (a fault, or the end of the run). */
+    get isClosing() {
+        return this.closing;
+    }
+    crash() {
+        this.crashed = true;
+        this.running = false;
+        this.pending.clear();
+        this.ensemble.crash(this.actor);
+        this.invariants.forgetProcess(this.actor);
+    }
+    get sessionId() {
+        return this.session?.sessionId;
+    }
+    /** Takes part in the election: started, and neither shutting down nor dead. */
+    get participates() {
+        return this.leader !== undefined && !this.closing && !this.crashed;
+    }
+    /** Reports leadership of the election. */
+    get leads() {
+        return this.leader?.isLeader === true;
+    }
+    /** Its session says the connection is down (it stopped reporting leadership, with the default policy). */
+    get knowsItIsDisconnected() {
+        const state = this.session?.state;
+        return state === 'suspended' || state === 'lost';
+    }
+    async boot() {
+        if (this.closing)
+            return; // shut down before it started: nothing to start
+        const options = resolveZkLockOptions({
+            connect: this.ensemble.connectString,
+            root: SIM_ROOT,
+            identity: this.actor,
+            sessionTimeoutMs: this.config.sessionTimeoutMs,
+            drainTimeoutMs: 2000,
+            // Timed by nothing here; and a rehearsal on real timers would escape the simulated clock.
+            election: { name: ELECTION, warmUpHandOver: false },
+            ...(this.config.maxRecordBytes !== undefined && { maxRecordBytes: this.config.maxRecordBytes }),
+        });
+        const session = new ZkSession({
+            connectString: options.connect,
+            sessionTimeoutMs: options.sessionTimeoutMs,
+            connectTimeoutMs: 60_000,
+            maxRecordBytes: options.maxRecordBytes,
+            binding: this.ensemble.binding,
+        });
+        this.session = session;
+        session.state$.subscribe((change) => {
+            this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`);
+            const lost = change.state === 'lost' || change.state === 'expired' || change.state === 'closed';
+            if (lost || change.state === 'connected' || change.state === 'reconnected')
+                this.sessionChanges.push({ at: this.scheduler.now, lost });
+        });
+        await this.track('connect', () => session.connect());
+        // Leadership events: a step-down must follow a request (`Invariants.steppedDown`).
+        const events = {
+            wants: (channel) => channel === 'leadership',
+            emit: (channel, event) => {
+                if (channel !== 'leadership' || !('type' in event) || event.type !== 'leadership.step-down')
+                    return;
+                this.note(`steps down from ${event.election} (token ${event.token}): asked to`);
+                this.invariants.steppedDown(event.election, this.actor, event.token);
+            },
+        };
+        const backend = zooKeeperBackend(session, options, events);
+        this.locks = new LockService(backend, options);
+        this.leader = new LeaderService(backend, options);
+        const leader = this.leader;
+        leader.onRecovery((interrupted, successor) => this.recoverElection(interrupted, successor));
+        this.invariants.watchLeader(this.actor, () => leader.isLeader, () => !this.crashed);
+        leader.isLeader$.subscribe((leading) => {
+            this.note(leading ? `leads (token ${leader.token})` : 'no longer leads');
+            if (!leading)
+                return;
+            this.invariants.leadershipGained(this.actor, leader.token);
+            // A new leadership reports itself only after its take-over (with any repair) was recorded;
+            // the same leadership coming back after a suspension records nothing.
+            if (leader.token !== this.reportedToken)
+                this.recordElectionRepair(leader.token);
+            this.reportedToken = leader.token;
+        });
+        leader.onApplicationBootstrap();
+        this.running = !this.stopped;
+        void this.lockLoop();
+        void this.sharedLoop();
+        void this.leaderLoop();
+        void this.revocationLoop();
+    }
+    async lockLoop() {
+        while (this.running) {
+            await this.sleep(this.random.between(0, 300));
+            if (!this.running)
+                return;
+            await (this.random.chance(0.15) ? this.lockSetCall() : this.lockCall()).catch(() => undefined);
+        }
+    }
+    /** Calls of the read/write lock and the semaphore: a flow of their own, so that the lock calls keep their rate. */
+    async sharedLoop() {
+        while (this.running) {
+            await this.sleep(this.random.between(0, 600));
+            if (!this.running)
+                return;
+            await (this.random.chance(0.6) ? this.readWriteCall() : this.semaphoreCall()).catch(() => undefined);
+        }
+    }
+    /** Now and then, asks the holder of a plain lock to let go (three requests in four), or the leader to step down. */
+    async revocationLoop() {
+        while (this.running) {
+            await this.sleep(this.random.between(500, 8000));
+            if (!this.running)
+                return;
+            await (this.random.chance(0.75) ? this.releaseRequestCall() : this.stepDownRequestCall()).catch(() => undefined);
+        }
+    }
+    async leaderLoop() {
+        while (this.running) {
+            await this.sleep(this.random.between(100, 700));
+            if (!this.running)
+                return;
+            await this.leaderCall().catch(() => undefined);
+        }
+    }
+    /** One `withLock` call, its options and behaviour drawn at random. */
+    lockCall() {
+        const r = this.random;
+        const guarded = r.chance(0.6);
+        const name = guarded ? GUARDED_LOCK : PLAIN_LOCK;
+        const options = {};
+        const mode = r.float();
+        if (mode < 0.15)
+            options.onBusy = r.chance(0.5) ? 'skip' : 'throw';
+        else if (mode < 0.45)
+            options.waitMs = r.between(50, 8000);
+        if (r.chance(0.1))
+            options.signal = AbortSignal.timeout(r.between(10, 3000));
+        const failRecovery = r.chance(0.1);
+        let repairing;
+        if (guarded) {
+            options.recover = (interrupted) => {
+                this.note(`${name} recovery of token ${interrupted.token}${failRecovery ? ' (fails on purpose)' : ''}`);
+                if (failRecovery)
+                    throw new WorkloadError('recovery failed on purpose');
+                repairing = interrupted.token;
+                // Its take-over write goes out next: from now on it may be recorded, or not.
+                this.invariants.repairMaybeRecorded(name, interrupted.token);
+            };
+        }
+        const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+        const steps = r.between(1, 3);
+        const fail = r.chance(0.05);
+        const nested = r.chance(0.1);
+        const forked = r.chance(0.08) ? r.between(0, holdMs + 300) : undefined;
+        const oversize = guarded && r.chance(this.config.oversizeChance);
+        // Heeds a release request (ends early, returning): listening from the grant, or polling between steps; else never reads it.
+        const heeds = r.chance(0.35) ? (r.chance(0.5) ? 'listen' : 'poll') : undefined;
+        const callStartedAt = this.scheduler.now;
+        let grantedAt = 0;
+        let lease;
+        let section;
+        const call = { ended: false };
+        let fnEndedAt;
+        const settled = () => {
+            if (fnEndedAt === undefined)
+                return;
+            const lostAt = this.sessionLossAfter(fnEndedAt);
+            const now = this.scheduler.now;
+            const runningMs = lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now);
+            this.invariants.callSettled(name, this.actor, lostAt, runningMs);
+        };
+        const work = async (lock) => {
+            try {
+                await body(lock);
+            }
+            finally {
+                fnEndedAt = this.scheduler.now;
+                if (lease)
+                    this.invariants.callEnded(name, lease, this.mayHaveLostSession(grantedAt));
+            }
+        };
+        const body = async (lock) => {
+            grantedAt = this.scheduler.now;
+            lease = this.plainLease(lock, callStartedAt);
+            this.note(`holds ${name} (token ${lock.fencingToken})${repairing !== undefined ? ` after repairing token ${repairing}` : ''}${heeds ? ` (heeds a release request: ${heeds})` : ''}`);
+            this.invariants.granted(name, lease);
+            if (repairing !== undefined)
+                this.invariants.repairRecorded(name, repairing, this.actor);
+            if (guarded)
+                section = this.invariants.sectionBegan(name, lock.fencingToken, this.actor);
+            if (forked !== undefined)
+                this.forkReentry(name, lease, call, forked);
+            const asked = heeds === 'listen' ? this.releaseRequested(name, lock, lease) : undefined;
+            let stoppedEarly = false;
+            for (let step = 0; step < steps; step++) {
+                await (asked ? this.sleepUnless(holdMs / steps, [asked]) : this.sleep(holdMs / steps));
+                if (heeds && this.releaseRequested(name, lock, lease).aborted) {
+                    // Asked to let go: stop at this safe point and return (withLock releases as usual).
+                    stoppedEarly = true;
+                    this.note(`ends its call of ${name} early (token ${lock.fencingToken}): asked to release`);
+                    break;
+                }
+                if (guarded)
+                    await lock.checkpoint(oversize && step === 0 ? { blob: 'x'.repeat(1_100_000) } : { step });
+            }
+            if (stoppedEarly) {
+                if (section)
+                    this.invariants.sectionFinished(section);
+                return;
+            }
+            if (nested) {
+                const outer = lease;
+                await this.locks.withLock(name, async () => {
+                    this.invariants.reentered(name, this.actor, outer, call.ended, 'start');
+                    await this.sleep(r.between(0, 100));
+                    this.invariants.reentered(name, this.actor, outer, call.ended, 'end');
+                });
+            }
+            if (fail)
+                throw new WorkloadError('locked call failed on purpose');
+            if (section)
+                this.invariants.sectionFinished(section);
+        };
+        return this.track(`withLock ${name}`, () => this.locks.withLock(name, work, options).then(() => {
+            call.ended = true;
+            settled();
+            if (lease)
+                this.note(`released ${name} (token ${lease.token}): call succeeded`);
+            if (section)
+                this.invariants.sectionSucceeded(section);
+            if (lease)
+                this.invariants.released(name, lease);
+        }, (error) => {
+            call.ended = true;
+            settled();
+            this.note(`withLock ${name}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+            if (lease)
+                this.invariants.released(name, lease);
+            this.expectLibraryError(error, `withLock ${name}`);
+        }));
+    }
+    /** One `withLocks` call over the two plain locks, listed in a random order, with random options. */
+    lockSetCall() {
+        const r = this.random;
+        const names = r.chance(0.5) ? [PLAIN_LOCK, SET_LOCK] : [SET_LOCK, PLAIN_LOCK];
+        const mode = r.float();
+        const options = mode < 0.15 ? { onBusy: r.chance(0.5) ? 'skip' : 'throw' } : mode < 0.45 ? { waitMs: r.between(50, 8000) } : {};
+        const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+        // Some calls listen for a release request on either lock and then end early.
+        const heeds = r.chance(0.35);
+        const callStartedAt = this.scheduler.now;
+        let grantedAt = 0;
+        const leases = [];
+        let fnEndedAt;
+        const settle = () => {
+            for (const { name, lease } of leases) {
+                if (fnEndedAt !== undefined) {
+                    const lostAt = this.sessionLossAfter(fnEndedAt);
+                    const now = this.scheduler.now;
+                    this.invariants.callSettled(name, this.actor, lostAt, lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now));
+                }
+                this.invariants.released(name, lease);
+            }
+        };
+        const what = `withLocks ${names.join(', ')}`;
+        return this.track(what, () => this.locks.withLocks(names, async (held) => {
+            try {
+                grantedAt = this.scheduler.now;
+                for (const lock of held) {
+                    const lease = this.plainLease(lock, callStartedAt);
+                    leases.push({ name: lock.name, lease });
+                    this.invariants.granted(lock.name, lease);
+                }
+                this.note(`holds ${held.map((lock) => `${lock.name} (token ${lock.fencingToken})`).join(' and ')}${heeds ? ' (heeds a release request)' : ''}`);
+                if (!heeds) {
+                    await this.sleep(holdMs);
+                    return;
+                }
+                const asked = held.map((lock, i) => this.releaseRequested(lock.name, lock, leases[i].lease));
+                await this.sleepUnless(holdMs, asked);
+                const which = held.filter((_, i) => asked[i].aborted).map((lock) => lock.name);
+                if (which.length > 0)
+                    this.note(`ends its call of ${names.join(' and ')} early: asked to release ${which.join(' and ')}`);
+            }
+            finally {
+                fnEndedAt = this.scheduler.now;
+                for (const { name, lease } of leases)
+                    this.invariants.callEnded(name, lease, this.mayHaveLostSession(grantedAt));
+            }
+        }, options).then(() => {
+            settle();
+            if (leases.length > 0)
+                this.note(`released ${names.join(' and ')}: call succeeded`);
+        }, (error) => {
+            settle();
+            this.note(`${what} failed: ${describeError(error)}`);
+            this.expectLibraryError(error, what);
+        }));
+    }
+    /**
+     * One `withReadLock` (three calls in four) or `withWriteLock` call on the read/write lock, its
+     * options and behaviour drawn at random; a write call sometimes reads under its own write lock
+     * (a re-entry).
+     */
+    readWriteCall() {
+        const r = this.random;
+        const mode = r.chance(0.75) ? 'read' : 'write';
+        const options = this.busyOptions();
+        const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+        const fail = r.chance(0.05);
+        const nested = mode === 'write' && r.chance(0.15);
+        const name = RW_LOCK;
+        const call = { ended: false };
+        let lease;
+        let fnEndedAt;
+        const fn = async (lock) => {
+            try {
+                lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+                this.note(`holds ${name} for ${mode} (token ${lock.fencingToken})`);
+                this.invariants.readWriteGranted(name, mode, lease);
+                await this.sleep(holdMs);
+                if (nested) {
+                    const outer = lease;
+                    await this.locks.withReadLock(name, async () => {
+                        this.invariants.reentered(name, this.actor, outer, call.ended, 'start');
+                        await this.sleep(r.between(0, 100));
+                        this.invariants.reentered(name, this.actor, outer, call.ended, 'end');
+                    });
+                }
+                if (fail)
+                    throw new WorkloadError(`${mode} call failed on purpose`);
+            }
+            finally {
+                fnEndedAt = this.scheduler.now;
+            }
+        };
+        const what = `with${mode === 'read' ? 'Read' : 'Write'}Lock ${name}`;
+        const settle = () => {
+            call.ended = true;
+            this.settledAfter(name, fnEndedAt);
+            if (lease)
+                this.invariants.readWriteReleased(name, lease);
+        };
+        return this.track(what, () => (mode === 'read' ? this.locks.withReadLock(name, fn, options) : this.locks.withWriteLock(name, fn, options)).then(() => {
+            settle();
+            if (lease)
+                this.note(`released ${name} for ${mode} (token ${lease.token}): call succeeded`);
+        }, (error) => {
+            settle();
+            this.note(`${what}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+            this.expectLibraryError(error, what);
+        }));
+    }
+    /** One `withSemaphore` call taking one permit (two calls in three) or two, with random options. */
+    semaphoreCall() {
+        const r = this.random;
+        const take = r.chance(2 / 3) ? 1 : 2;
+        const options = { ...this.busyOptions(), permits: SEMAPHORE_PERMITS, take };
+        const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+        const fail = r.chance(0.05);
+        const name = SEMAPHORE;
+        let lease;
+        let fnEndedAt;
+        const fn = async (lock) => {
+            try {
+                lease = { process: this.actor, token: lock.fencingToken, isHeld: () => lock.lease.isHeld };
+                this.note(`holds ${take} of the ${SEMAPHORE_PERMITS} permits of ${name} (token ${lock.fencingToken})`);
+                this.invariants.permitsGranted(name, SEMAPHORE_PERMITS, take, lease);
+                await this.sleep(holdMs);
+                if (fail)
+                    throw new WorkloadError('semaphore call failed on purpose');
+            }
+            finally {
+                fnEndedAt = this.scheduler.now;
+            }
+        };
+        const what = `withSemaphore ${name} (take ${take})`;
+        const settle = () => {
+            this.settledAfter(name, fnEndedAt);
+            if (lease)
+                this.invariants.permitsReleased(name, lease);
+        };
+        return this.track(what, () => this.locks.withSemaphore(name, options, fn).then(() => {
+            settle();
+            if (lease)
+                this.note(`released ${take} permit(s) of ${name} (token ${lease.token}): call succeeded`);
+        }, (error) => {
+            settle();
+            this.note(`${what}${lease ? ` (token ${lease.token})` : ''} failed: ${describeError(error)}`);
+            this.expectLibraryError(error, what);
+        }));
+    }
+    /** How a call waits, drawn as for `withLock`: try once (skip or throw), a `waitMs`, or as long as it takes; sometimes an abort signal. */
+    busyOptions() {
+        const r = this.random;
+        const options = {};
+        const mode = r.float();
+        if (mode < 0.15)
+            options.onBusy = r.chance(0.5) ? 'skip' : 'throw';
+        else if (mode < 0.45)
+            options.waitMs = r.between(50, 8000);
+        if (r.chance(0.1))
+            options.signal = AbortSignal.timeout(r.between(10, 3000));
+        return options;
+    }
+    /** A locked call of `name` settled, its `fn` having ended at `fnEndedAt` (if it ran): see `Invariants.callSettled`. */
+    settledAfter(name, fnEndedAt) {
+        if (fnEndedAt === undefined)
+            return;
+        const lostAt = this.sessionLossAfter(fnEndedAt);
+        const now = this.scheduler.now;
+        this.invariants.callSettled(name, this.actor, lostAt, lostAt === undefined ? 0 : now - lostAt - this.scheduler.pausedWithin(this.actor, lostAt, now));
+    }
+    /** The lease of a plain lock's call as the checker follows it, with its node (the revocation checks read the tree). */
+    plainLease(lock, callStartedAt) {
+        const { lease } = lock;
+        return { process: this.actor, token: lock.fencingToken, isHeld: () => lease.isHeld, node: { path: lease.path, sessionId: lease.sessionId, callStartedAt } };
+    }
+    /**
+     * Reads the lease's `releaseRequested` (the first read arms its watch) and, the first time, tells
+     * the checker when it aborts: only a request may abort it (`Invariants.releaseRequestedAborted`).
+     */
+    releaseRequested(name, lock, lease) {
+        const known = this.releaseSignals.get(lease);
+        if (known)
+            return known;
+        const signal = lock.releaseRequested;
+        this.releaseSignals.set(lease, signal);
+        const aborted = () => {
+            const reason = signal.reason;
+            this.note(`${name} (token ${lease.token}): release requested${reason instanceof ReleaseRequestedError ? '' : `, with ${describeError(reason)}`}`);
+            this.invariants.releaseRequestedAborted(name, lease, reason instanceof ReleaseRequestedError ? reason.node : undefined);
+        };
+        if (signal.aborted)
+            aborted();
+        else
+            signal.addEventListener('abort', aborted, { once: true });
+        return signal;
+    }
+    /** Its session counted as lost (or may have expired) since `since`, or it began shutting down: its leases may have ended. */
+    mayHaveLostSession(since) {
+        return this.closing || this.session?.mayHaveExpired === true || this.sessionLossAfter(since) !== undefined;
+    }
+    /** `requestRelease` of a plain lock, its answer told to the checker. */
+    releaseRequestCall() {
+        const name = this.random.pick(REVOCABLE_LOCKS);
+        return this.revocationCall(name, `requestRelease ${name}`, () => this.locks.requestRelease(name));
+    }
+    /** `requestStepDown` of the election (this process may be its leader, or not take part any more). */
+    stepDownRequestCall() {
+        return this.revocationCall(`election:${ELECTION}`, `requestStepDown ${ELECTION}`, () => this.leader.requestStepDown());
+    }
+    revocationCall(target, what, send) {
+        let request;
+        return this.track(what, () => {
+            request = this.invariants.revocationSent(target, this.actor);
+            return send().then((asked) => {
+                this.note(asked.requested
+                    ? `${what}: asked ${asked.identity} (${asked.node}, session 0x${asked.sessionId})${asked.repeated ? ', asked before' : ''}`
+                    : `${what}: asked nobody (${asked.reason})`);
+                this.invariants.revocationAnswered(request, asked.requested ? { node: asked.node, sessionId: asked.sessionId, identity: asked.identity } : null);
+            }, (error) => {
+                this.note(`${what} failed: ${describeError(error)}`);
+                this.invariants.revocationFailed(request);
+                this.expectLibraryError(error, what);
+            });
+        });
+    }
+    /** A `withLock` of the same name started from a timer inside the locked call (a forked flow). */
+    forkReentry(name, outer, call, delayMs) {
+        setTimeout(() => {
+            void this.track(`re-entry ${name}`, () => this.locks.withLock(name, async () => {
+                this.invariants.reentered(name, this.actor, outer, call.ended, 'start');
+                await this.sleep(this.random.between(0, 200));
+                this.invariants.reentered(name, this.actor, outer, call.ended, 'end');
+            }).catch((error) => this.expectLibraryError(error, `re-entry ${name}`)));
+        }, delayMs);
+    }
+    leaderCall() {
+        const r = this.random;
+        const holdMs = r.chance(0.2) ? r.between(500, 3000) : r.between(0, 400);
+        const steps = r.between(1, 3);
+        const done = Symbol('done');
+        let section;
+        const leadingAs = this.leader.token;
+        const attempt = leadingAs === undefined ? undefined : this.invariants.sectionAttempted(ELECTION, leadingAs);
+        return this.track('runAsLeader', () => this.leader.runAsLeader(async (leaderSection) => {
+            this.recordElectionRepair(leaderSection.token);
+            section = this.invariants.sectionBegan(ELECTION, leaderSection.token, this.actor, attempt);
+            for (let step = 0; step < steps; step++) {
+                await this.sleep(holdMs / steps);
+                await leaderSection.checkpoint({ step });
+            }
+            this.invariants.sectionFinished(section);
+            return done;
+        }).then((result) => {
+            if (result === done && section)
+                this.invariants.sectionSucceeded(section);
+            if (result === undefined && attempt)
+                this.invariants.sectionWithdrawn(attempt); // not leading: nothing marked
+        }, (error) => this.expectLibraryError(error, 'runAsLeader')));
+    }
+    /**
+     * The election's recovery ran, and what follows it shows that its take-over was recorded: the
+     * leadership it ran for was reported, or (a leader repairing its own section, interrupted while
+     * its leadership was suspended) its next section began. A recovery run for another leadership
+     * (one that ended before it was reported) is dropped: what it recorded, if anything, was already
+     * counted as possibly recorded.
+     */
+    recordElectionRepair(token) {
+        const repair = this.electionRepair;
+        this.electionRepair = undefined;
+        if (repair && repair.successor === token)
+            this.invariants.repairRecorded(ELECTION, repair.interrupted, this.actor);
+    }
+    recoverElection(interrupted, successor) {
+        const fail = this.random.chance(0.1);
+        this.note(`election recovery of token ${interrupted.token}${fail ? ' (fails on purpose)' : ''}`);
+        if (fail)
+            throw new WorkloadError('leader recovery failed on purpose');
+        this.electionRepair = { interrupted: interrupted.token, successor: successor.token };
+        this.invariants.repairMaybeRecorded(ELECTION, interrupted.token);
+    }
+    /** The library fails with its own typed errors (or ZooKeeper's); anything else is a defect. */
+    expectLibraryError(error, what) {
+        if (error instanceof ZkLockError || error instanceof ZooKeeperError || error instanceof WorkloadError || error instanceof LockBusyError)
+            return;
+        if (error instanceof DOMException && error.name === 'TimeoutError')
+            return; // our own AbortSignal.timeout, passed through
+        this.invariants.violate('untyped-error', `${this.actor}: ${what} failed with ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    }
+    /** `from` if the session counted as lost then, else the first moment after it when it did. */
+    sessionLossAfter(from) {
+        let lostAtFrom = false;
+        for (const { at, lost } of this.sessionChanges) {
+            if (at < from) {
+                lostAtFrom = lost;
+                continue;
+            }
+            if (lostAtFrom)
+                return from;
+            if (lost)
+                return at;
+        }
+        return lostAtFrom ? from : undefined;
+    }
+    note(text) {
+        if (this.scheduler.tracer)
+            this.scheduler.note(`** ${text}`, this.actor);
+    }
+    async track(what, run) {
+        const id = this.nextOp++;
+        this.pending.set(id, { what, since: this.scheduler.now });
+        try {
+            return await run();
+        }
+        finally {
+            this.pending.delete(id);
+        }
+    }
+    sleep(ms) {
+        return new Promise((resolve) => setTimeout(resolve, ms));
+    }
+    /** Sleeps `ms`, or less: until one of `signals` aborts. */
+    sleepUnless(ms, signals) {
+        if (signals.some((signal) => signal.aborted))
+            return Promise.resolve();
+        return new Promise((resolve) => {
+            const done = () => {
+                clearTimeout(timer);
+                for (const signal of signals)
+                    signal.removeEventListener('abort', done);
+                resolve();
+            };
+            const timer = setTimeout(done, ms);
+            for (const signal of signals)
+                signal.addEventListener('abort', done, { once: true });
+        });
+    }
+}
+//# sourceMappingURL=sim-process.js.map

@@ -1,0 +1,25 @@
+/** The server's own account of the watches it holds (`wchc`), for tests that must see no watch where none belongs. */
+import { fourLetterWord } from './zk-server.js';
+/**
+ * The paths each session watches on the first server of `connect`, by session id (hex, without
+ * `0x`), from `wchc` (4lw whitelisted by the test harness). Sessions that watch nothing are absent.
+ */
+export async function watchesBySession(connect) {
+    const [host, port] = connect.split(',')[0].split('/')[0].split(':');
+    const text = await fourLetterWord(host, Number(port), 'wchc');
+    const watches = new Map();
+    let current;
+    for (const line of text.split('\n')) {
+        const session = /^0x([0-9a-f]+)\s*$/i.exec(line);
+        if (session)
+            watches.set(session[1].toLowerCase(), (current = []));
+        else if (/^\s+\//.test(line) && current)
+            current.push(line.trim());
+    }
+    return watches;
+}
+/** The paths `sessionId` (hex, as `ZkSession.sessionId` gives it) watches on the server. */
+export async function watchedBy(connect, sessionId) {
+    return (await watchesBySession(connect)).get(sessionId.toLowerCase().replace(/^0x/, '').replace(/^0+/, '')) ?? [];
+}
+//# sourceMappingURL=server-watches.js.map
