@@ -1,7 +1,7 @@
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { WatcherType } from './protocol/op-codes.js';
 import type { ZkClient } from './requests.js';
-import type { CreateMode, Watcher, ZkAcl, ZkStat } from './types.js';
+import type { CreateMode, Watcher, WatchEvent, ZkAcl, ZkStat } from './types.js';
 
 /**
  * One ZooKeeper session as a driver gives it to the supervisor (`ZkSession`): the requests, the
@@ -52,6 +52,8 @@ export interface SessionHandleEvents {
   onClosed(code: number): void;
   /** A request through the leader was answered: `lastContactAt` may have moved. */
   onLeaderAnswer?(): void;
+  /** A watcher threw while handling `event`; the driver went on with the others. */
+  onWatcherError?(error: unknown, event: WatchEvent): void;
   /** A connection attempt to `server` (`host:port`) failed before it carried the session (drivers that can tell). */
   onAttemptFailed?(server: string, reason: Error): void;
 }

@@ -435,6 +435,7 @@ export class ZkSession implements ZkSessionClient {
         onClosed: (code) => this.client === client && this.onHandleClosed(code),
         onLeaderAnswer: () => this.client === client && this.lossClock.proofArrived(),
         onAttemptFailed: (server, reason) => this.client === client && this.onAttemptFailed(server, reason),
+        onWatcherError: (error, event) => this.logger.error(`A watcher of ${event.path} threw on its ${event.type} event: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       },
     );
     this.client = client;

@@ -1,7 +1,7 @@
 import type { ZkAcl, ZkStat } from '../types.js';
 import type { JuteReader } from './jute-reader.js';
 import type { JuteWriter } from './jute-writer.js';
-import { OpCode } from './op-codes.js';
+import { CreateFlag, OpCode } from './op-codes.js';
 import type { Operation } from './operations.js';
 import { readStatRecord, writeAcl } from './records.js';
 
@@ -34,6 +34,11 @@ export type ReadResult =
 
 const OP_CODES = { create: OpCode.create2, delete: OpCode.delete, setData: OpCode.setData, check: OpCode.check } as const;
 
+/** A container is created by its own op code (`PrepRequestProcessor` makes a container only from createContainer). */
+function opCodeOf(op: MultiOp): number {
+  return op.type === 'create' && op.flags === CreateFlag.container ? OpCode.createContainer : OP_CODES[op.type];
+}
+
 /** `MultiOperationRecord`: each op behind a `MultiHeader(type, done=false, err=-1)`, then a done header. */
 export function multiOp(ops: readonly MultiOp[]): Operation<MultiResult[]> {
   return {
@@ -43,7 +48,7 @@ export function multiOp(ops: readonly MultiOp[]): Operation<MultiResult[]> {
     readsErrors: true,
     write: (w) => {
       for (const op of ops) {
-        w.int(OP_CODES[op.type]).bool(false).int(-1);
+        w.int(opCodeOf(op)).bool(false).int(-1);
         writeMultiOp(w, op);
       }
       w.int(-1).bool(true).int(-1);

@@ -50,7 +50,7 @@ const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
 export class ProtocolHandle implements SessionHandle {
   private readonly session: ProtocolSession;
   private readonly contact: LeaderContact;
-  private readonly watches = new WatchRegistry();
+  private readonly watches: WatchRegistry;
   private readonly chroot: string;
   private closedCode: number | undefined;
 
@@ -60,6 +60,7 @@ export class ProtocolHandle implements SessionHandle {
     resume?: { id: string; password: string },
   ) {
     const { hosts, chroot } = parseConnectString(options.connectString);
+    this.watches = new WatchRegistry((error, event) => events.onWatcherError?.(error, event));
     this.chroot = chroot;
     this.contact = new LeaderContact(() => touchSlackMs(this.session.negotiatedTimeoutMs));
     this.session = new ProtocolSession(

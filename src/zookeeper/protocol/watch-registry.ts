@@ -1,4 +1,5 @@
-import type { Watcher, WatchEventType } from '../types.js';
+import type { Watcher, WatchEvent, WatchEventType } from '../types.js';
+import { parentOf } from '../znode-path.js';
 import { EventType } from './op-codes.js';
 import type { WatchesToRestore } from './operations.js';
 
@@ -32,6 +33,9 @@ export class WatchRegistry {
   private readonly persistent = new Map<string, Set<Watcher>>();
   private readonly recursive = new Map<string, Set<Watcher>>();
   private oneShotCount = 0;
+
+  /** `onWatcherError`: where a watcher's exception goes; it must not stop the others, nor the reading of the connection. */
+  constructor(private readonly onWatcherError: (error: unknown, event: WatchEvent) => void) {}
 
   /** One-shot watchers registered and not fired yet, plus persistent listeners. */
   get count(): number {
@@ -119,7 +123,13 @@ export class WatchRegistry {
         if (at === '/') break;
       }
     }
-    for (const watcher of fired) watcher(event);
+    for (const watcher of fired) {
+      try {
+        watcher(event);
+      } catch (error) {
+        this.onWatcherError(error, event);
+      }
+    }
   }
 
   /** Every path the server should watch again for this session, by kind, as `setWatches` takes them. */
@@ -141,9 +151,4 @@ export class WatchRegistry {
     this.recursive.clear();
     this.oneShotCount = 0;
   }
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash <= 0 ? '/' : path.slice(0, slash);
 }
