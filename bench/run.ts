@@ -15,9 +15,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LockClient, ZkSession, ZooKeeperError } from '../src/index.js';
+import { floorKey } from './floor-client.js';
 import { MntrProbe } from './mntr.js';
 import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle, type RawZooKeeper } from './raw-zookeeper.js';
-import { benchParams, IMPL } from './params.js';
+import { benchParams, DRIVERS, IMPL, libraryKey, type BenchDriver } from './params.js';
 import { describeServer, javaVersion, pythonVersion, startBenchServer } from './server.js';
 import { round3 } from './stats.js';
 import { resultTable } from './table.js';
@@ -31,24 +32,30 @@ interface Workload {
   file: string;
   /** Key of the result inside `workloads.<key>`. */
   impl: string;
+  /** The client it runs on (`--driver`); the bare-client workloads (W4's, LOOP) have none. */
+  driver?: BenchDriver;
   timeoutMs: number;
   nodeArgs?: string[];
   args?: string[];
 }
 
+/** The library's workload on each driver, side by side (the default driver first), and W5's floor on each client. */
+const perDriver = (w: Omit<Workload, 'impl' | 'driver'>, key: (driver: BenchDriver) => string = libraryKey): Workload[] =>
+  DRIVERS.map((driver) => ({ ...w, impl: key(driver), driver, args: [...(w.args ?? []), '--driver', driver] }));
+
 const WORKLOADS: Workload[] = [
-  { key: 'W1', file: 'w1-uncontended.js', impl: IMPL, timeoutMs: 120_000 },
-  { key: 'W2', file: 'w2-contended.js', impl: IMPL, timeoutMs: 180_000 },
-  { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
+  ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000 }),
+  ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000 }),
+  ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),
   { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
-  { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
-  { key: 'W6', file: 'w6-per-entity.js', impl: IMPL, timeoutMs: 300_000 },
-  { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
-  { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
+  ...perDriver({ key: 'W5', file: 'w5-raw-floor.js', timeoutMs: 120_000 }, floorKey),
+  ...perDriver({ key: 'W6', file: 'w6-per-entity.js', timeoutMs: 300_000 }),
+  ...perDriver({ key: 'W7', file: 'w7-read-write.js', timeoutMs: 120_000 }),
+  ...perDriver({ key: 'W8', file: 'w8-semaphore.js', timeoutMs: 150_000 }),
   { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
-  { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
+  ...perDriver({ key: 'SCALE', file: 'scale.js', timeoutMs: 120_000, nodeArgs: ['--expose-gc'] }),
 ];
 
 function timestamp(date = new Date()): string {
@@ -173,6 +180,8 @@ async function main(): Promise<void> {
       first = false;
       process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${quick ? ' (quick)' : ''}\n`);
       const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
+      // Every result says its driver, a failed one too (the table pairs the drivers by it).
+      if (w.driver) result.driver ??= w.driver;
       workloads[w.key] = { ...workloads[w.key], [w.impl]: result };
       collectErrors(`${w.key}.${w.impl}`, result, errors);
     }
@@ -194,6 +203,7 @@ async function main(): Promise<void> {
     params,
     notes: [
       `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
+      `The library's workloads run once per driver, side by side: key ${IMPL} (driver typescript, the default) and ${IMPL}.native (driver native, the zookeeper package's C client); every result says its driver. W5 runs on both raw clients: node-zookeeper (the zookeeper package) and typescript-client (the library's ProtocolHandle, without ZkSession or recipes).`,
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
       'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',
       'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',

@@ -9,15 +9,18 @@
  *   heap per held lease and requests per acquire, first with new lock directories (the
  *   container parent is created on NONODE) and again with the directories in place.
  *
- * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the driver passes it).
+ * - idle_sessions: K connected sessions doing nothing: heap and RSS per session. The native
+ *   driver's C client keeps its buffers outside the JS heap, so for it only RSS tells the cost.
+ *
+ * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the harness passes it).
  */
-import { LockClient, type Lease } from '../src/index.js';
+import { LockClient, type Lease, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, LOCK_NAME } from './params.js';
 import { now, ratio, round3 } from './stats.js';
 import { openSession } from './session.js';
-import { runWorkload, withTimeout, type WorkloadContext } from './workload-main.js';
+import { runWorkload, sleep, withTimeout, type WorkloadContext } from './workload-main.js';
 
 const ROOT = '/bench/scale';
 const IN_FLIGHT = 256;
@@ -32,9 +35,9 @@ async function heapUsed(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-async function waiters({ connect, params, probe, log }: WorkloadContext) {
+async function waiters({ connect, driver, params, probe, log }: WorkloadContext) {
   const n = params.scale_waiters;
-  const session = await openSession(connect, params.session_timeout_ms);
+  const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
     const locks = new LockClient(session, { root: ROOT });
     await (await locks.acquire(LOCK_NAME)).release(); // creates the lock directory, unmeasured (as in W3)
@@ -98,9 +101,9 @@ async function bounded(count: number, task: (i: number) => Promise<void>): Promi
   }));
 }
 
-async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
+async function heldLocks({ connect, driver, params, probe, log }: WorkloadContext) {
   const n = params.scale_locks;
-  const session = await openSession(connect, params.session_timeout_ms);
+  const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
     const locks = new LockClient(session, { root: ROOT });
     const leases = new Array<Lease | undefined>(n);
@@ -147,9 +150,33 @@ async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
   }
 }
 
+/** K idle sessions opened side by side: what one costs in heap and RSS (measured after a GC, 1 s after the last connected). */
+async function idleSessions({ connect, driver, params, log }: WorkloadContext) {
+  const k = params.scale_idle_sessions;
+  const sessions: ZkSession[] = [];
+  try {
+    const heapBefore = await heapUsed();
+    const rssBefore = process.memoryUsage().rss;
+    for (let i = 0; i < k; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
+    await sleep(1000); // let each session's first ping timer and connection buffers settle
+    const heapOpen = await heapUsed();
+    const rssOpen = process.memoryUsage().rss;
+    log(`idle_sessions: ${k} open`);
+    return {
+      sessions: k,
+      heap_per_session_bytes: Math.round((heapOpen - heapBefore) / k),
+      rss_per_session_bytes: Math.round((rssOpen - rssBefore) / k),
+    };
+  } finally {
+    for (const session of sessions) session.close();
+  }
+}
+
 runWorkload('SCALE', async (ctx) => ({
   impl: IMPL,
+  driver: ctx.driver,
   session_timeout_ms: ctx.params.session_timeout_ms,
+  idle_sessions: await idleSessions(ctx),
   waiters: await waiters(ctx),
   held_locks: await heldLocks(ctx),
 }));

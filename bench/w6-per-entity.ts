@@ -15,9 +15,9 @@ import { LockClient, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import type { MntrProbe } from './mntr.js';
 import { serverDelta } from './mntr.js';
-import { IMPL } from './params.js';
+import { IMPL, implVersion } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
 const ROOT = '/bench/w6';
@@ -59,12 +59,12 @@ async function awaitSweep(probe: MntrProbe, baseline: number, timeoutMs: number)
   }
 }
 
-runWorkload('W6', async ({ connect, params, probe, log }) => {
+runWorkload('W6', async ({ connect, driver, params, probe, log }) => {
   const count = params.w6_clients;
   const total = params.w6_acquisitions;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
+    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
     const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
     const before = await probe.snapshot();
     await walk(clients, Array.from({ length: params.w6_warmup }, (_, i) => warmupName(i)));
@@ -86,6 +86,7 @@ runWorkload('W6', async ({ connect, params, probe, log }) => {
     if (sweep) log(`after ${sweep.waitedS} s: ${dirsAfterSweep} lock directories left`);
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquire/Lease.release, one lock name per entity (container directories)',
       session_timeout_ms: params.session_timeout_ms,
