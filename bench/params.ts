@@ -116,6 +116,16 @@ export function libraryKey(driver: BenchDriver): string {
   return driver === 'typescript' ? IMPL : `${IMPL}.${driver}`;
 }
 
+/**
+ * A workload's root on `driver`: the spec's path for the default driver, `<path>-native` for the
+ * other. The drivers run one after the other within a minute, before the server's container sweep
+ * (about once a minute) removed the lock directories the first left empty: on a shared root, the
+ * second would meet directories the first made and pay fewer requests (W6, SCALE's new names).
+ */
+export function driverRoot(root: string, driver: BenchDriver): string {
+  return driver === 'typescript' ? root : `${root}-${driver}`;
+}
+
 /** The library's package version (for `impl_version`), read without loading the library. */
 export function implVersion(): string {
   const require = createRequire(import.meta.url);

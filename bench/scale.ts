@@ -17,11 +17,12 @@
 import { LockClient, type Lease, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, LOCK_NAME } from './params.js';
 import { now, ratio, round3 } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout, type WorkloadContext } from './workload-main.js';
 
+/** On the native driver `/bench/scale-native` (`driverRoot`). */
 const ROOT = '/bench/scale';
 const IN_FLIGHT = 256;
 
@@ -39,7 +40,7 @@ async function waiters({ connect, driver, params, probe, log }: WorkloadContext)
   const n = params.scale_waiters;
   const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
-    const locks = new LockClient(session, { root: ROOT });
+    const locks = new LockClient(session, { root: driverRoot(ROOT, driver) });
     await (await locks.acquire(LOCK_NAME)).release(); // creates the lock directory, unmeasured (as in W3)
     const sSetup = await probe.snapshot();
     const held = await locks.acquire(LOCK_NAME);
@@ -105,7 +106,7 @@ async function heldLocks({ connect, driver, params, probe, log }: WorkloadContex
   const n = params.scale_locks;
   const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
-    const locks = new LockClient(session, { root: ROOT });
+    const locks = new LockClient(session, { root: driverRoot(ROOT, driver) });
     const leases = new Array<Lease | undefined>(n);
     const round = async (label: string) => {
       const heapBefore = await heapUsed();
@@ -144,7 +145,7 @@ async function heldLocks({ connect, driver, params, probe, log }: WorkloadContex
     // containers only on its periodic check, 60 s by default).
     const existing = await round('existing lock directories');
     await locks.close();
-    return { locks: n, sessions: 1, in_flight: IN_FLIGHT, lock_paths: `${ROOT}/locks/k-<i>`, new_dirs: fresh, existing_dirs: existing };
+    return { locks: n, sessions: 1, in_flight: IN_FLIGHT, lock_paths: `${driverRoot(ROOT, driver)}/locks/k-<i>`, new_dirs: fresh, existing_dirs: existing };
   } finally {
     session.close();
   }

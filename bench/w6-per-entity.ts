@@ -15,13 +15,13 @@ import { LockClient, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import type { MntrProbe } from './mntr.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, implVersion } from './params.js';
+import { driverRoot, IMPL, implVersion } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w6-native` (`driverRoot`). */
 const ROOT = '/bench/w6';
-const LOCKS_DIR = `${ROOT}/locks`;
 const RUN_TIMEOUT_MS = 120_000;
 /** The sweep runs once a minute (`znode.container.checkIntervalMs`); two periods bound the wait for it. */
 const SWEEP_WAIT_MS = 130_000;
@@ -65,7 +65,8 @@ runWorkload('W6', async ({ connect, driver, params, probe, log }) => {
   const sessions: ZkSession[] = [];
   try {
     for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    const root = driverRoot(ROOT, driver);
+    const clients = sessions.map((session) => new LockClient(session, { root }));
     const before = await probe.snapshot();
     await walk(clients, Array.from({ length: params.w6_warmup }, (_, i) => warmupName(i)));
 
@@ -78,11 +79,11 @@ runWorkload('W6', async ({ connect, driver, params, probe, log }) => {
     const eventLoop = loop.stop();
     const elapsed = (lastRelease - tStart) / 1000;
     const server = serverDelta(s0, s1);
-    const dirsAfter = (await sessions[0]!.getChildren(LOCKS_DIR)).children.length;
+    const dirsAfter = (await sessions[0]!.getChildren(`${root}/locks`)).children.length;
     log(`${total} acquisitions over ${params.w6_names} names in ${elapsed.toFixed(3)} s; ${dirsAfter} lock directories until the sweep`);
     await Promise.all(clients.map((c) => c.close()));
     const sweep = params.w6_await_sweep ? await awaitSweep(probe, before.znodes + 1, SWEEP_WAIT_MS) : undefined;
-    const dirsAfterSweep = sweep ? (await sessions[0]!.getChildren(LOCKS_DIR)).children.length : undefined;
+    const dirsAfterSweep = sweep ? (await sessions[0]!.getChildren(`${root}/locks`)).children.length : undefined;
     if (sweep) log(`after ${sweep.waitedS} s: ${dirsAfterSweep} lock directories left`);
     return {
       impl: IMPL,

@@ -18,11 +18,12 @@
  */
 import { LockClient, type ZkSession } from '../src/index.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, implVersion, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w7-native` (`driverRoot`). */
 const ROOT = '/bench/w7';
 /** The timed region of a full run takes ~2 s; this bounds a hang and reports how far it got. */
 const RUN_TIMEOUT_MS = 60_000;
@@ -89,7 +90,7 @@ runWorkload('W7', async ({ connect, driver, params, probe, log }) => {
   const sessions: ZkSession[] = [];
   try {
     for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    const clients = sessions.map((session) => new LockClient(session, { root: driverRoot(ROOT, driver) }));
     const progress: Progress = { started: 0, done: 0, readers: 0, writers: 0, maxReaders: 0, violations: 0, violationSamples: [] };
 
     const s0 = await probe.snapshot();

@@ -12,11 +12,12 @@
  */
 import { LockClient, type ZkSession } from '../src/index.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, implVersion, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w8-native` (`driverRoot`). */
 const ROOT = '/bench/w8';
 /** The timed region of a full run takes ~4 s; this bounds a hang and reports how far it got. */
 const RUN_TIMEOUT_MS = 90_000;
@@ -70,7 +71,7 @@ runWorkload('W8', async ({ connect, driver, params, probe, log }) => {
   const sessions: ZkSession[] = [];
   try {
     for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    const clients = sessions.map((session) => new LockClient(session, { root: driverRoot(ROOT, driver) }));
     const progress: Progress = { started: 0, done: 0, holders: 0, maxHolders: 0, violations: 0, violationSamples: [] };
 
     const s0 = await probe.snapshot();
