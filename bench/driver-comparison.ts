@@ -39,6 +39,8 @@ interface Ratio {
   better?: number;
   goal: string;
   met?: boolean;
+  /** Decimals shown: times in ms to the µs, rates as whole numbers. */
+  digits: number;
 }
 
 /** `lowerIsBetter`: times (the ratio is native / ts), else rates (ts / native). */
@@ -46,7 +48,7 @@ function compare(what: string, ts: unknown, native: unknown, lowerIsBetter: bool
   const both = typeof ts === 'number' && typeof native === 'number' && ts > 0 && native > 0;
   const better = both ? (lowerIsBetter ? native / ts : ts / native) : undefined;
   return {
-    what, ts, native, better,
+    what, ts, native, better, digits: lowerIsBetter ? 3 : 0,
     goal: goal === undefined ? '' : `≥ ${goal.toFixed(2)}`,
     met: better === undefined || goal === undefined ? undefined : better >= goal,
   };
@@ -105,7 +107,7 @@ export function driverComparison(doc: Json): string {
 
   const header = ['Same run', 'typescript', 'native', 'ts better by (×)', 'Goal', 'Met'];
   const lines = [
-    ...ratios.map((r) => [r.what, fmt(r.ts, 3), fmt(r.native, 3), fmt(r.better), r.goal, r.met === undefined ? '' : r.met ? 'yes' : '**no**']),
+    ...ratios.map((r) => [r.what, fmt(r.ts, r.digits), fmt(r.native, r.digits), fmt(r.better), r.goal, r.met === undefined ? '' : r.met ? 'yes' : '**no**']),
     ...loopRows,
     ...memoryRows,
   ];
