@@ -14,8 +14,9 @@
  *
  * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the harness passes it).
  */
-import { LockClient, type Lease, type ZkSession } from '../src/index.js';
+import { LockClient, ZooKeeperError, type Lease, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
+import { removeLeftoverDirs } from './leftover-dirs.js';
 import { serverDelta } from './mntr.js';
 import { driverRoot, IMPL, LOCK_NAME } from './params.js';
 import { now, ratio, round3 } from './stats.js';
@@ -74,6 +75,7 @@ async function waiters({ connect, driver, params, probe, log }: WorkloadContext)
     const phase = serverDelta(s0, sEnd);
     log(`waiters: ${n} queued in ${queueSetup.toFixed(3)} s, drained in ${drain.toFixed(3)} s`);
     await locks.close();
+    await removeLeftoverDirs([locks.pathOf(LOCK_NAME)], (path) => session.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
     return {
       waiters: n,
       sessions: 1,
@@ -145,6 +147,8 @@ async function heldLocks({ connect, driver, params, probe, log }: WorkloadContex
     // containers only on its periodic check, 60 s by default).
     const existing = await round('existing lock directories');
     await locks.close();
+    const dirs = Array.from({ length: n }, (_, i) => locks.pathOf(`k-${i}`));
+    await removeLeftoverDirs(dirs, (path) => session.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
     return { locks: n, sessions: 1, in_flight: IN_FLIGHT, lock_paths: `${driverRoot(ROOT, driver)}/locks/k-<i>`, new_dirs: fresh, existing_dirs: existing };
   } finally {
     session.close();

@@ -11,8 +11,9 @@
  * (against the count before the warm-up), right away and once the server's container sweep has
  * run (every 60 s by default): the empty lock directories are containers and must all go.
  */
-import { LockClient, type ZkSession } from '../src/index.js';
+import { LockClient, ZooKeeperError, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
+import { removeLeftoverDirs } from './leftover-dirs.js';
 import type { MntrProbe } from './mntr.js';
 import { serverDelta } from './mntr.js';
 import { driverRoot, IMPL, implVersion } from './params.js';
@@ -85,6 +86,10 @@ runWorkload('W6', async ({ connect, driver, params, probe, log }) => {
     const sweep = params.w6_await_sweep ? await awaitSweep(probe, before.znodes + 1, SWEEP_WAIT_MS) : undefined;
     const dirsAfterSweep = sweep ? (await sessions[0]!.getChildren(`${root}/locks`)).children.length : undefined;
     if (sweep) log(`after ${sweep.waitedS} s: ${dirsAfterSweep} lock directories left`);
+    else {
+      const { children } = await sessions[0]!.getChildren(`${root}/locks`);
+      await removeLeftoverDirs(children.map((name) => `${root}/locks/${name}`), (path) => sessions[0]!.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
+    }
     return {
       impl: IMPL,
       driver,
