@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watchEventLoop, type EventLoopDelay } from './event-loop.js';
+import { rawNoNode, removeLeftoverDirs } from './leftover-dirs.js';
 import { connectRaw, RAW_CONTAINER, RAW_EPHEMERAL_SEQUENTIAL, rawZooKeeperVersion, type RawZooKeeper } from './raw-zookeeper.js';
 import { runWorkload, withTimeout } from './workload-main.js';
 
@@ -83,6 +84,8 @@ runWorkload('LOOP', async ({ connect, params, log }) => {
       for (let node = held.pop(); node !== undefined; node = held.pop()) await zk.delete_(node, -1);
     })), 60_000, 'the held-locks releases');
     const release = loop.stop();
+    const leftover = [...new Set(names), ...Array.from({ length: params.scale_locks }, (_, i) => `k-${i}`)].map((name) => `${ROOT}/${name}`);
+    await removeLeftoverDirs(leftover, (dir) => zk.delete_(dir, -1), rawNoNode);
     log(`W6 pattern p99.9 ${w6.p999_ms} ms; held locks acquire ${acquire.p999_ms} ms, release ${release.p999_ms} ms`);
     return {
       impl: 'node-zookeeper',

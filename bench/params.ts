@@ -1,4 +1,7 @@
 /** Workload sizes: the spec's (BENCHMARKS.md) for a full run, smaller ones for `--quick`. */
+import { createRequire } from 'node:module';
+import type { ZkDriver } from '../src/index.js';
+
 export interface BenchParams {
   w1_warmup: number;
   w1_cycles: number;
@@ -29,6 +32,8 @@ export interface BenchParams {
   w8_hold_ms: number;
   scale_waiters: number;
   scale_locks: number;
+  /** SCALE: idle sessions opened side by side to weigh one (heap and RSS per session). */
+  scale_idle_sessions: number;
   /** Unmeasured request cycles the driver runs on the fresh server before the first workload. */
   server_warmup_cycles: number;
 }
@@ -59,6 +64,7 @@ const FULL: BenchParams = {
   w8_hold_ms: 1,
   scale_waiters: 1000,
   scale_locks: 10000,
+  scale_idle_sessions: 100,
   server_warmup_cycles: 12000,
 };
 
@@ -78,6 +84,7 @@ const QUICK: BenchParams = {
   w8_acquisitions: 300,
   scale_waiters: 200,
   scale_locks: 1000,
+  scale_idle_sessions: 50,
 };
 
 export function benchParams(quick: boolean): BenchParams {
@@ -87,3 +94,40 @@ export function benchParams(quick: boolean): BenchParams {
 /** The implementation key of this library in result documents, and its lock name. */
 export const IMPL = 'nestjs-zk-lock';
 export const LOCK_NAME = 'bench';
+
+/** The library's client drivers, both measured in one run (the default first). */
+export type BenchDriver = ZkDriver;
+export const DRIVERS: readonly BenchDriver[] = ['typescript', 'native'];
+
+/** `--driver`'s value; absent means the library's default, `typescript`. */
+export function parseDriver(value: string | true | undefined): BenchDriver {
+  if (value === undefined) return 'typescript';
+  const driver = DRIVERS.find((d) => d === value);
+  if (!driver) throw new Error(`--driver must be one of ${DRIVERS.join(', ')}, got ${String(value)}`);
+  return driver;
+}
+
+/**
+ * The result key of the library on `driver`: `nestjs-zk-lock` for the default driver (the key
+ * every earlier document used), `nestjs-zk-lock.native` for the other. Every result also says its
+ * `driver`; a result without one predates the TypeScript driver and measured the native client.
+ */
+export function libraryKey(driver: BenchDriver): string {
+  return driver === 'typescript' ? IMPL : `${IMPL}.${driver}`;
+}
+
+/**
+ * A workload's root on `driver`: the spec's path for the default driver, `<path>-native` for the
+ * other. The drivers run one after the other within a minute, before the server's container sweep
+ * (about once a minute) removed the lock directories the first left empty: on a shared root, the
+ * second would meet directories the first made and pay fewer requests (W6, SCALE's new names).
+ */
+export function driverRoot(root: string, driver: BenchDriver): string {
+  return driver === 'typescript' ? root : `${root}-${driver}`;
+}
+
+/** The library's package version (for `impl_version`), read without loading the library. */
+export function implVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../../package.json') as { version: string }).version;
+}

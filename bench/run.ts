@@ -3,6 +3,8 @@
  *
  *   node build/bench/run.js [--quick] [--only W1,W3,SCALE] [--server-warmup CYCLES]
  *
+ * The library's workloads run once per driver (`--driver typescript`, then `native`), W5 on each
+ * raw client, one after the other on the same server, so the two can be compared within a run.
  * Each workload runs in a fresh Node process (1 s pause between), which prints one JSON object
  * on the last line of its stdout; its stderr goes to bench/results/logs/<timestamp>/ and, but for
  * W4's participant lines, to ours. The document is printed, written to
@@ -15,9 +17,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LockClient, ZkSession, ZooKeeperError } from '../src/index.js';
+import { floorKey } from './floor-client.js';
 import { MntrProbe } from './mntr.js';
 import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle, type RawZooKeeper } from './raw-zookeeper.js';
-import { benchParams, IMPL } from './params.js';
+import { benchParams, driverRoot, DRIVERS, IMPL, libraryKey, type BenchDriver } from './params.js';
 import { describeServer, javaVersion, pythonVersion, startBenchServer } from './server.js';
 import { round3 } from './stats.js';
 import { resultTable } from './table.js';
@@ -31,24 +34,31 @@ interface Workload {
   file: string;
   /** Key of the result inside `workloads.<key>`. */
   impl: string;
+  /** The client it runs on (`--driver`, but for W4's participants); the bare-client workloads (W4's, LOOP) have none. */
+  driver?: BenchDriver;
   timeoutMs: number;
   nodeArgs?: string[];
   args?: string[];
 }
 
+/** The library's workload on each driver, side by side (the default driver first), and W5's floor on each client. */
+const perDriver = (w: Omit<Workload, 'impl' | 'driver'>, key: (driver: BenchDriver) => string = libraryKey): Workload[] =>
+  DRIVERS.map((driver) => ({ ...w, impl: key(driver), driver, args: [...(w.args ?? []), '--driver', driver] }));
+
 const WORKLOADS: Workload[] = [
-  { key: 'W1', file: 'w1-uncontended.js', impl: IMPL, timeoutMs: 120_000 },
-  { key: 'W2', file: 'w2-contended.js', impl: IMPL, timeoutMs: 180_000 },
-  { key: 'W3', file: 'w3-herd.js', impl: IMPL, timeoutMs: 180_000 },
-  { key: 'W4', file: 'w4-failover.js', impl: IMPL, timeoutMs: 240_000 },
+  ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000 }),
+  ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000 }),
+  ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),
+  // W4's participants use the module at its default driver; the result says so.
+  { key: 'W4', file: 'w4-failover.js', impl: IMPL, driver: 'typescript', timeoutMs: 240_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
-  { key: 'W5', file: 'w5-raw-floor.js', impl: 'node-zookeeper', timeoutMs: 120_000 },
-  { key: 'W6', file: 'w6-per-entity.js', impl: IMPL, timeoutMs: 300_000 },
-  { key: 'W7', file: 'w7-read-write.js', impl: IMPL, timeoutMs: 120_000 },
-  { key: 'W8', file: 'w8-semaphore.js', impl: IMPL, timeoutMs: 150_000 },
+  ...perDriver({ key: 'W5', file: 'w5-raw-floor.js', timeoutMs: 120_000 }, floorKey),
+  ...perDriver({ key: 'W6', file: 'w6-per-entity.js', timeoutMs: 300_000 }),
+  ...perDriver({ key: 'W7', file: 'w7-read-write.js', timeoutMs: 120_000 }),
+  ...perDriver({ key: 'W8', file: 'w8-semaphore.js', timeoutMs: 150_000 }),
   { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
-  { key: 'SCALE', file: 'scale.js', impl: IMPL, timeoutMs: 120_000, nodeArgs: ['--expose-gc'] },
+  ...perDriver({ key: 'SCALE', file: 'scale.js', timeoutMs: 120_000, nodeArgs: ['--expose-gc'] }),
 ];
 
 function timestamp(date = new Date()): string {
@@ -91,7 +101,8 @@ function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir
 }
 
 /**
- * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8), then
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8, and
+ * /bench/w6-native … /bench/w8-native), then
  * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
  * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
  * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
@@ -104,7 +115,9 @@ async function prepareServer(connect: string, cycles: number): Promise<number> {
   let raw: RawZooKeeper | undefined;
   try {
     await session.connect();
-    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', '/bench/warmup', '/bench/warmup/raw']) {
+    // The native driver's roots of W6–W8 too (`driverRoot`), so that both passes find the same nodes in place.
+    const nativeRoots = ['/bench/w6', '/bench/w7', '/bench/w8'].map((root) => driverRoot(root, 'native'));
+    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', ...nativeRoots, '/bench/warmup', '/bench/warmup/raw']) {
       await session.create(p, null, 'persistent').catch((error: unknown) => {
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
       });
@@ -171,8 +184,10 @@ async function main(): Promise<void> {
     for (const w of WORKLOADS.filter((w) => selected.includes(w.key))) {
       if (!first) await sleep(1000);
       first = false;
-      process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${quick ? ' (quick)' : ''}\n`);
+      process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${w.driver ? ` on driver ${w.driver}` : ''}${quick ? ' (quick)' : ''}\n`);
       const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
+      // Every result says its driver, a failed one too (the table pairs the drivers by it).
+      if (w.driver) result.driver ??= w.driver;
       workloads[w.key] = { ...workloads[w.key], [w.impl]: result };
       collectErrors(`${w.key}.${w.impl}`, result, errors);
     }
@@ -194,6 +209,7 @@ async function main(): Promise<void> {
     params,
     notes: [
       `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
+      `The library's workloads run once per driver, side by side: key ${IMPL} (driver typescript, the default) and ${IMPL}.native (driver native, the zookeeper package's C client); every result says its driver. W5 runs on both raw clients: node-zookeeper (the zookeeper package) and typescript-client (the library's ProtocolHandle, without ZkSession or recipes). On the native driver W6, W7, W8 and SCALE use the roots /bench/w6-native, /bench/w7-native, /bench/w8-native and /bench/scale-native, so that its lock directories are as new as the TypeScript pass's (empty containers last until the server's sweep, about once a minute).`,
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
       'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',
       'W7 uses root /bench/w7 and read/write lock bench: readers and writers queue in /bench/w7/rwlocks/bench. Hold 0 ms means no work, but each holder yields one setImmediate turn between counting itself in and out of the exclusion counters; without it, clients of one event loop could never be seen holding at once.',

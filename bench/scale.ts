@@ -9,16 +9,21 @@
  *   heap per held lease and requests per acquire, first with new lock directories (the
  *   container parent is created on NONODE) and again with the directories in place.
  *
- * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the driver passes it).
+ * - idle_sessions: K connected sessions doing nothing: heap and RSS per session. The native
+ *   driver's C client keeps its buffers outside the JS heap, so for it only RSS tells the cost.
+ *
+ * Heap figures are `heapUsed` after a forced GC (`--expose-gc`; the harness passes it).
  */
-import { LockClient, type Lease } from '../src/index.js';
+import { LockClient, ZooKeeperError, type Lease, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
+import { removeLeftoverDirs } from './leftover-dirs.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, LOCK_NAME } from './params.js';
 import { now, ratio, round3 } from './stats.js';
 import { openSession } from './session.js';
-import { runWorkload, withTimeout, type WorkloadContext } from './workload-main.js';
+import { runWorkload, sleep, withTimeout, type WorkloadContext } from './workload-main.js';
 
+/** On the native driver `/bench/scale-native` (`driverRoot`). */
 const ROOT = '/bench/scale';
 const IN_FLIGHT = 256;
 
@@ -32,11 +37,11 @@ async function heapUsed(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-async function waiters({ connect, params, probe, log }: WorkloadContext) {
+async function waiters({ connect, driver, params, probe, log }: WorkloadContext) {
   const n = params.scale_waiters;
-  const session = await openSession(connect, params.session_timeout_ms);
+  const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
-    const locks = new LockClient(session, { root: ROOT });
+    const locks = new LockClient(session, { root: driverRoot(ROOT, driver) });
     await (await locks.acquire(LOCK_NAME)).release(); // creates the lock directory, unmeasured (as in W3)
     const sSetup = await probe.snapshot();
     const held = await locks.acquire(LOCK_NAME);
@@ -70,6 +75,7 @@ async function waiters({ connect, params, probe, log }: WorkloadContext) {
     const phase = serverDelta(s0, sEnd);
     log(`waiters: ${n} queued in ${queueSetup.toFixed(3)} s, drained in ${drain.toFixed(3)} s`);
     await locks.close();
+    await removeLeftoverDirs([locks.pathOf(LOCK_NAME)], (path) => session.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
     return {
       waiters: n,
       sessions: 1,
@@ -98,11 +104,11 @@ async function bounded(count: number, task: (i: number) => Promise<void>): Promi
   }));
 }
 
-async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
+async function heldLocks({ connect, driver, params, probe, log }: WorkloadContext) {
   const n = params.scale_locks;
-  const session = await openSession(connect, params.session_timeout_ms);
+  const session = await openSession(connect, params.session_timeout_ms, driver);
   try {
-    const locks = new LockClient(session, { root: ROOT });
+    const locks = new LockClient(session, { root: driverRoot(ROOT, driver) });
     const leases = new Array<Lease | undefined>(n);
     const round = async (label: string) => {
       const heapBefore = await heapUsed();
@@ -141,15 +147,41 @@ async function heldLocks({ connect, params, probe, log }: WorkloadContext) {
     // containers only on its periodic check, 60 s by default).
     const existing = await round('existing lock directories');
     await locks.close();
-    return { locks: n, sessions: 1, in_flight: IN_FLIGHT, lock_paths: `${ROOT}/locks/k-<i>`, new_dirs: fresh, existing_dirs: existing };
+    const dirs = Array.from({ length: n }, (_, i) => locks.pathOf(`k-${i}`));
+    await removeLeftoverDirs(dirs, (path) => session.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
+    return { locks: n, sessions: 1, in_flight: IN_FLIGHT, lock_paths: `${driverRoot(ROOT, driver)}/locks/k-<i>`, new_dirs: fresh, existing_dirs: existing };
   } finally {
     session.close();
   }
 }
 
+/** K idle sessions opened side by side: what one costs in heap and RSS (measured after a GC, 1 s after the last connected). */
+async function idleSessions({ connect, driver, params, log }: WorkloadContext) {
+  const k = params.scale_idle_sessions;
+  const sessions: ZkSession[] = [];
+  try {
+    const heapBefore = await heapUsed();
+    const rssBefore = process.memoryUsage().rss;
+    for (let i = 0; i < k; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
+    await sleep(1000); // let each session's first ping timer and connection buffers settle
+    const heapOpen = await heapUsed();
+    const rssOpen = process.memoryUsage().rss;
+    log(`idle_sessions: ${k} open`);
+    return {
+      sessions: k,
+      heap_per_session_bytes: Math.round((heapOpen - heapBefore) / k),
+      rss_per_session_bytes: Math.round((rssOpen - rssBefore) / k),
+    };
+  } finally {
+    for (const session of sessions) session.close();
+  }
+}
+
 runWorkload('SCALE', async (ctx) => ({
   impl: IMPL,
+  driver: ctx.driver,
   session_timeout_ms: ctx.params.session_timeout_ms,
+  idle_sessions: await idleSessions(ctx),
   waiters: await waiters(ctx),
   held_locks: await heldLocks(ctx),
 }));

@@ -1,20 +1,13 @@
 /**
- * The library side of the workloads: a connected `ZkSession` as W1–W3 and SCALE use it, and the
- * package version for `impl_version`. Kept apart from `workload-main.ts` so that W5 (the raw
- * floor) never loads the library.
+ * The library side of the workloads: a connected `ZkSession` on the driver the workload was given,
+ * as W1–W3, W6–W8 and SCALE use it. Kept apart from `workload-main.ts` so that W5 (the raw floor)
+ * never loads the library.
  */
-import { createRequire } from 'node:module';
-import { ZkSession } from '../src/index.js';
+import { ZkSession, type ZkDriver } from '../src/index.js';
 
-/** One library session, connected (session timeout as the workload says). */
-export async function openSession(connect: string, sessionTimeoutMs: number): Promise<ZkSession> {
-  const session = new ZkSession({ connectString: connect, sessionTimeoutMs, connectTimeoutMs: 15_000 });
+/** One library session on `driver`, connected (session timeout as the workload says). */
+export async function openSession(connect: string, sessionTimeoutMs: number, driver: ZkDriver): Promise<ZkSession> {
+  const session = new ZkSession({ connectString: connect, sessionTimeoutMs, connectTimeoutMs: 15_000, driver });
   await session.connect();
   return session;
-}
-
-/** The library's package version (for `impl_version`). */
-export function implVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../package.json') as { version: string }).version;
 }

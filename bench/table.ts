@@ -1,10 +1,13 @@
 /**
  * The short table printed after a run (markdown, so it can go into the README as is), with
  * each figure next to its goal from BENCHMARKS.md and whether this run met it, and (so far for
- * W6, W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table.
+ * W6, W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table. The
+ * library's rows come once per driver (column Driver); the two drivers' ratios follow
+ * (`driver-comparison.ts`).
  */
 import { EVENT_LOOP_P999_GOAL_MS } from './event-loop.js';
-import { IMPL } from './params.js';
+import { driverComparison, floorResult, libraryResult } from './driver-comparison.js';
+import { DRIVERS, IMPL } from './params.js';
 
 type Json = Record<string, any>; // the document as parsed from the workloads' JSON lines
 
@@ -34,6 +37,8 @@ interface Row {
   /** The peers' figures from BENCHMARKS.md, where it has them. */
   curator?: string;
   kazoo?: string;
+  /** The client the figure was measured on (`--driver`); the bare-client rows say `native (bare)`. */
+  driver?: string;
 }
 
 const fmt = (value: unknown, digits = 3): string => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -50,51 +55,176 @@ export function resultTable(doc: Json): string {
     return true;
   };
 
-  const w1 = w.W1?.[IMPL];
-  const w5 = w.W5?.['node-zookeeper'];
-  if (!failed('W1', w1)) {
-    const floor = w5?.error ? undefined : w5?.cycle_ms?.p50;
-    const r = floor ? w1.cycle_ms.p50 / floor : undefined;
-    rows.push({ workload: 'W1', metric: 'cycle p50', value: `${fmt(w1.cycle_ms.p50)} ms`, target: floor ? `≤ 0.9 × W5 = ${fmt(0.9 * floor)} ms` : '≤ 0.9 × W5 (not run)' });
-    rows.push({ workload: 'W1', metric: 'cycle p50 / W5 cycle p50', value: fmt(r), target: '≤ 0.90', met: r === undefined ? undefined : r <= 0.9 });
-    rows.push({ workload: 'W1', metric: 'requests / cycle', value: fmt(w1.requests_per_cycle, 2), target: '3.00', met: w1.requests_per_cycle <= 3 });
-  }
-
-  const w2 = w.W2?.[IMPL];
-  if (!failed('W2', w2)) {
-    for (const key of Object.keys(w2)) {
-      const c = w2[key];
-      if (failed(`W2 ${key}`, c)) continue;
-      const isC8 = c.clients === 8;
-      const lo = 1.2 * CURATOR_W2_C8[0];
-      const hi = 1.2 * CURATOR_W2_C8[1];
-      rows.push({
-        workload: `W2 ${key}`, metric: 'acquisitions/s', value: fmt(c.acquisitions_per_s, 0),
-        target: isC8 ? `≥ 1.2 × Curator 705–806 = ${lo.toFixed(0)}–${hi.toFixed(0)}` : '',
-        met: isC8 ? c.acquisitions_per_s >= hi : undefined,
-      });
-      rows.push({
-        workload: `W2 ${key}`, metric: 'hand-off p50', value: `${fmt(c.handoff_ms.p50)} ms`,
-        target: isC8 ? '≤ 0.45 ms (Curator 0.45–0.47)' : '', met: isC8 ? c.handoff_ms.p50 <= 0.45 : undefined,
-      });
-      rows.push({ workload: `W2 ${key}`, metric: 'requests / acquisition', value: fmt(c.requests_per_acquisition, 2), target: '≤ 5.00', met: c.requests_per_acquisition <= 5 });
+  // Rows added in one pass belong to that pass's driver; W4 and LOOP say theirs.
+  for (const driver of DRIVERS) {
+    // Untyped, as the whole document is: `failed` checks each result before it is read.
+    const lib = (byImpl: Json | undefined): any => libraryResult(byImpl, driver);
+    const rawFloor = (byImpl: Json | undefined): any => floorResult(byImpl, driver);
+    const w1 = lib(w.W1);
+    const w5 = rawFloor(w.W5);
+    if (!failed('W1', w1)) {
+      const floor = w5?.error ? undefined : w5?.cycle_ms?.p50;
+      const r = floor ? w1.cycle_ms.p50 / floor : undefined;
+      rows.push({ workload: 'W1', metric: 'cycle p50', value: `${fmt(w1.cycle_ms.p50)} ms`, target: floor ? `≤ 0.9 × W5 = ${fmt(0.9 * floor)} ms` : '≤ 0.9 × W5 (not run)' });
+      rows.push({ workload: 'W1', metric: 'cycle p50 / W5 (same client) cycle p50', value: fmt(r), target: '≤ 0.90', met: r === undefined ? undefined : r <= 0.9 });
+      rows.push({ workload: 'W1', metric: 'requests / cycle', value: fmt(w1.requests_per_cycle, 2), target: '3.00', met: w1.requests_per_cycle <= 3 });
     }
-  }
 
-  const w3 = w.W3?.[IMPL];
-  if (!failed('W3', w3)) {
-    const mean = w3.watch_notifications_per_release;
-    const max = w3.watch_notifications_per_release_max;
-    rows.push({ workload: 'W3', metric: 'notifications / release (mean, max)', value: `${fmt(mean, 2)}, ${max}`, target: 'exactly 1, max 1', met: mean === 1 && max === 1 });
-    rows.push({ workload: 'W3', metric: 'final release notifications', value: String(w3.final_release_notifications), target: '0', met: w3.final_release_notifications === 0 });
-    rows.push({ workload: 'W3', metric: 'requests / acquisition', value: fmt(w3.requests_per_acquisition, 2), target: '≤ 5.00', met: w3.requests_per_acquisition <= 5 });
+    const w2 = lib(w.W2);
+    if (!failed('W2', w2)) {
+      for (const key of Object.keys(w2).filter((k) => /^c\d+$/.test(k))) {
+        const c = w2[key];
+        if (failed(`W2 ${key}`, c)) continue;
+        const isC8 = c.clients === 8;
+        const lo = 1.2 * CURATOR_W2_C8[0];
+        const hi = 1.2 * CURATOR_W2_C8[1];
+        rows.push({
+          workload: `W2 ${key}`, metric: 'acquisitions/s', value: fmt(c.acquisitions_per_s, 0),
+          target: isC8 ? `≥ 1.2 × Curator 705–806 = ${lo.toFixed(0)}–${hi.toFixed(0)}` : '',
+          met: isC8 ? c.acquisitions_per_s >= hi : undefined,
+        });
+        rows.push({
+          workload: `W2 ${key}`, metric: 'hand-off p50', value: `${fmt(c.handoff_ms.p50)} ms`,
+          target: isC8 ? '≤ 0.45 ms (Curator 0.45–0.47)' : '', met: isC8 ? c.handoff_ms.p50 <= 0.45 : undefined,
+        });
+        rows.push({ workload: `W2 ${key}`, metric: 'requests / acquisition', value: fmt(c.requests_per_acquisition, 2), target: '≤ 5.00', met: c.requests_per_acquisition <= 5 });
+      }
+    }
+
+    const w3 = lib(w.W3);
+    if (!failed('W3', w3)) {
+      const mean = w3.watch_notifications_per_release;
+      const max = w3.watch_notifications_per_release_max;
+      rows.push({ workload: 'W3', metric: 'notifications / release (mean, max)', value: `${fmt(mean, 2)}, ${max}`, target: 'exactly 1, max 1', met: mean === 1 && max === 1 });
+      rows.push({ workload: 'W3', metric: 'final release notifications', value: String(w3.final_release_notifications), target: '0', met: w3.final_release_notifications === 0 });
+      rows.push({ workload: 'W3', metric: 'requests / acquisition', value: fmt(w3.requests_per_acquisition, 2), target: '≤ 5.00', met: w3.requests_per_acquisition <= 5 });
+    }
+
+    if (!failed('W5', w5)) {
+      rows.push({ workload: 'W5', metric: 'cycle p50 (raw floor)', value: `${fmt(w5.cycle_ms.p50)} ms`, target: '' });
+      rows.push({ workload: 'W5', metric: 'per-op RTT p50', value: `${fmt(w5.rtt_ms.all.p50)} ms`, target: '' });
+    }
+
+    const w6 = lib(w.W6);
+    if (!failed('W6', w6)) {
+      const [lo, hi] = CURATOR_W6_ACQ.map((v) => 1.3 * v) as [number, number];
+      rows.push({
+        workload: 'W6', metric: 'acquisitions/s', value: fmt(w6.acquisitions_per_s, 0), curator: '1568–1773', kazoo: '691–693',
+        target: `≥ 1.3 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w6.acquisitions_per_s >= hi,
+      });
+      rows.push({ workload: 'W6', metric: 'acquire p50', value: `${fmt(w6.acquire_ms.p50)} ms`, curator: '1.60–2.05 ms', kazoo: '8.10–8.34 ms', target: '' });
+      rows.push({
+        workload: 'W6', metric: 'requests / acquisition', value: fmt(w6.requests_per_acquisition, 2), curator: '4.25', kazoo: '4.50',
+        target: `≤ Curator (${CURATOR_W6_REQUESTS.toFixed(2)}); floor ${W6_FLOOR.requests.toFixed(2)}`, met: asShown(w6.requests_per_acquisition) <= CURATOR_W6_REQUESTS,
+      });
+      rows.push({ workload: 'W6', metric: 'writes / acquisition', value: fmt(w6.writes_per_acquisition, 2), curator: '2.50', kazoo: '2.25', target: `floor ${W6_FLOOR.writes.toFixed(2)}` });
+      if (w6.lock_dirs_after_sweep !== null) {
+        rows.push({
+          workload: 'W6', metric: 'lock directories left after the container sweep', value: `${w6.lock_dirs_after_sweep} (of ${w6.lock_dirs_after} right after the run)`,
+          target: '0', met: w6.lock_dirs_after_sweep === 0,
+        });
+      }
+    }
+
+    const w7 = lib(w.W7);
+    if (!failed('W7', w7)) {
+      const [lo, hi] = CURATOR_W7_OPS.map((v) => 1.2 * v) as [number, number];
+      rows.push({
+        workload: 'W7', metric: 'operations/s', value: fmt(w7.operations_per_s, 0),
+        curator: '1169–1264', kazoo: '654–714 (2.9.0; 2.8.0 deadlocks)',
+        target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w7.operations_per_s >= hi,
+      });
+      rows.push({
+        workload: 'W7', metric: 'read / write acquire p50', value: `${fmt(w7.read_acquire_ms.p50)} / ${fmt(w7.write_acquire_ms.p50)} ms`,
+        curator: '3.51–4.16 / 3.83–4.60 ms', kazoo: '8.63–9.18 / 9.97–10.18 ms', target: '',
+      });
+      rows.push({
+        workload: 'W7', metric: 'requests / operation', value: fmt(w7.requests_per_operation, 2),
+        curator: '4.39–4.47', kazoo: '5.09–5.11', target: `≤ Curator (${CURATOR_W7_COST.requests.toFixed(2)})`,
+        met: asShown(w7.requests_per_operation) <= CURATOR_W7_COST.requests,
+      });
+      rows.push({
+        workload: 'W7', metric: 'notifications / operation', value: fmt(w7.watch_notifications_per_operation, 2),
+        curator: '0.52–0.59', kazoo: '0.36–0.37', target: `≤ Curator (${CURATOR_W7_COST.notifications.toFixed(2)})`,
+        met: asShown(w7.watch_notifications_per_operation) <= CURATOR_W7_COST.notifications,
+      });
+      rows.push({ workload: 'W7', metric: 'max concurrent readers', value: String(w7.max_concurrent_readers), target: '' });
+      rows.push({
+        workload: 'W7', metric: 'exclusion violations', value: String(w7.exclusion_violations),
+        curator: '0', kazoo: '0', target: '0', met: w7.exclusion_violations === 0,
+      });
+    }
+
+    const w8 = lib(w.W8);
+    if (!failed('W8', w8)) {
+      const [lo, hi] = CURATOR_W8_ACQ.map((v) => 1.2 * v) as [number, number];
+      rows.push({
+        workload: 'W8', metric: 'acquisitions/s', value: fmt(w8.acquisitions_per_s, 0),
+        curator: '534–596', kazoo: '381–518',
+        target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w8.acquisitions_per_s >= hi,
+      });
+      rows.push({ workload: 'W8', metric: 'acquire p50', value: `${fmt(w8.acquire_ms.p50)} ms`, curator: '20.9–25.3 ms', kazoo: '27.7–38.1 ms', target: '' });
+      rows.push({
+        workload: 'W8', metric: 'requests / acquisition', value: fmt(w8.requests_per_acquisition, 2),
+        curator: '9.03–9.04', kazoo: '11.02–11.03', target: `≤ Curator (${CURATOR_W8_COST.requests.toFixed(2)})`,
+        met: asShown(w8.requests_per_acquisition) <= CURATOR_W8_COST.requests,
+      });
+      rows.push({
+        workload: 'W8', metric: 'notifications / acquisition', value: fmt(w8.watch_notifications_per_acquisition, 2),
+        curator: '2.00', kazoo: '2.00', target: `≤ Curator (${CURATOR_W8_COST.notifications.toFixed(2)})`,
+        met: asShown(w8.watch_notifications_per_acquisition) <= CURATOR_W8_COST.notifications,
+      });
+      rows.push({
+        workload: 'W8', metric: `max concurrent holders (of ${w8.max_leases})`, value: String(w8.max_concurrent_holders),
+        curator: '3', kazoo: '2', target: String(w8.max_leases), met: w8.max_concurrent_holders === w8.max_leases,
+      });
+      rows.push({
+        workload: 'W8', metric: `holders over ${w8.max_leases} (violations)`, value: String(w8.exclusion_violations),
+        target: '0', met: w8.exclusion_violations === 0,
+      });
+    }
+
+    const scale = lib(w.SCALE);
+    if (!failed('SCALE', scale)) {
+      const q = scale.waiters;
+      rows.push({ workload: 'SCALE', metric: `${q.waiters} waiters: requests / acquisition`, value: fmt(q.requests_per_acquisition, 2), target: '≤ 5.00', met: q.requests_per_acquisition <= 5 });
+      rows.push({ workload: 'SCALE', metric: `${q.waiters} waiters: heap / waiter`, value: `${q.heap_per_waiter_bytes} B`, target: '' });
+      const h = scale.held_locks;
+      rows.push({ workload: 'SCALE', metric: `${h.locks} held locks: heap / held lock`, value: `${h.existing_dirs.heap_per_held_lock_bytes} B`, target: '' });
+      rows.push({
+        workload: 'SCALE', metric: `${h.locks} held locks: requests / acquire (new dir, existing dir)`,
+        value: `${fmt(h.new_dirs.requests_per_acquire, 2)}, ${fmt(h.existing_dirs.requests_per_acquire, 2)}`, target: '',
+      });
+    }
+
+    // Each with the bare client's figure on the same requests (LOOP), where it has one: the floor.
+    const floor = w.LOOP?.['node-zookeeper'];
+    const loopRows: [string, Json | undefined, Json | undefined][] = [
+      ['W2 c8', lib(w.W2)?.c8?.event_loop_delay, undefined],
+      ['W2 c32', lib(w.W2)?.c32?.event_loop_delay, undefined],
+      ['W6', w6?.event_loop_delay, floor?.w6_pattern],
+      ['SCALE 1000 waiters (queueing)', scale?.waiters?.queue_event_loop_delay, floor?.waiters_queueing],
+      ['SCALE 1000 waiters (drain)', scale?.waiters?.drain_event_loop_delay, undefined],
+      ['SCALE 10000 held locks (acquire)', scale?.held_locks?.new_dirs?.acquire_event_loop_delay, floor?.held_locks_acquire],
+      ['SCALE 10000 held locks (release)', scale?.held_locks?.new_dirs?.release_event_loop_delay, floor?.held_locks_release],
+    ];
+    const ms = (delay: Json) => `${fmt(delay.p999_ms, 2)} ms (max ${fmt(delay.max_ms, 2)})`;
+    for (const [workload, delay, bare] of loopRows) {
+      if (!delay) continue;
+      rows.push({
+        workload, metric: 'event-loop delay p99.9', value: ms(delay),
+        target: `≤ ${EVENT_LOOP_P999_GOAL_MS} ms${bare ? `; bare client ${ms(bare)}` : ''}`, met: delay.p999_ms <= EVENT_LOOP_P999_GOAL_MS,
+      });
+    }
+
+    for (const row of rows) row.driver ??= driver;
   }
 
   const w4 = w.W4?.[IMPL];
   if (!failed('W4', w4)) {
     const timeout = w4.session_timeout_ms;
     if (!failed('W4 graceful', w4.graceful)) {
-      rows.push({ workload: 'W4', metric: 'graceful hand-over median', value: `${fmt(w4.graceful.median_ms)} ms`, target: '≤ 2 ms', met: w4.graceful.median_ms <= 2 });
+      rows.push({ workload: 'W4', driver: w4.driver ?? 'native', metric: 'graceful hand-over median', value: `${fmt(w4.graceful.median_ms)} ms`, target: '≤ 2 ms', met: w4.graceful.median_ms <= 2 });
     }
     const bare = [
       ['node-zookeeper', 'bare client, same election (floor)'],
@@ -103,134 +233,20 @@ export function resultTable(doc: Json): string {
     for (const [impl, label] of bare) {
       const floor = w.W4?.[impl];
       if (floor && !failed(`W4 ${impl}`, floor) && !failed(`W4 ${impl} graceful`, floor.graceful)) {
-        rows.push({ workload: 'W4', metric: `graceful hand-over median, ${label}`, value: `${fmt(floor.graceful.median_ms)} ms`, target: '' });
+        rows.push({ workload: 'W4', driver: 'native (bare)', metric: `graceful hand-over median, ${label}`, value: `${fmt(floor.graceful.median_ms)} ms`, target: '' });
       }
     }
     if (!failed('W4 crash', w4.crash)) {
-      rows.push({ workload: 'W4', metric: `crash hand-over median (${timeout} ms session)`, value: `${fmt(w4.crash.median_ms, 1)} ms`, target: `≤ ${timeout} ms`, met: w4.crash.median_ms <= timeout });
+      rows.push({ workload: 'W4', driver: w4.driver ?? 'native', metric: `crash hand-over median (${timeout} ms session)`, value: `${fmt(w4.crash.median_ms, 1)} ms`, target: `≤ ${timeout} ms`, met: w4.crash.median_ms <= timeout });
     }
   }
 
-  if (!failed('W5', w5)) {
-    rows.push({ workload: 'W5', metric: 'cycle p50 (raw floor)', value: `${fmt(w5.cycle_ms.p50)} ms`, target: '' });
-    rows.push({ workload: 'W5', metric: 'per-op RTT p50', value: `${fmt(w5.rtt_ms.all.p50)} ms`, target: '' });
-  }
-
-  const w6 = w.W6?.[IMPL];
-  if (!failed('W6', w6)) {
-    const [lo, hi] = CURATOR_W6_ACQ.map((v) => 1.3 * v) as [number, number];
-    rows.push({
-      workload: 'W6', metric: 'acquisitions/s', value: fmt(w6.acquisitions_per_s, 0), curator: '1568–1773', kazoo: '691–693',
-      target: `≥ 1.3 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w6.acquisitions_per_s >= hi,
-    });
-    rows.push({ workload: 'W6', metric: 'acquire p50', value: `${fmt(w6.acquire_ms.p50)} ms`, curator: '1.60–2.05 ms', kazoo: '8.10–8.34 ms', target: '' });
-    rows.push({
-      workload: 'W6', metric: 'requests / acquisition', value: fmt(w6.requests_per_acquisition, 2), curator: '4.25', kazoo: '4.50',
-      target: `≤ Curator (${CURATOR_W6_REQUESTS.toFixed(2)}); floor ${W6_FLOOR.requests.toFixed(2)}`, met: asShown(w6.requests_per_acquisition) <= CURATOR_W6_REQUESTS,
-    });
-    rows.push({ workload: 'W6', metric: 'writes / acquisition', value: fmt(w6.writes_per_acquisition, 2), curator: '2.50', kazoo: '2.25', target: `floor ${W6_FLOOR.writes.toFixed(2)}` });
-    if (w6.lock_dirs_after_sweep !== null) {
-      rows.push({
-        workload: 'W6', metric: 'lock directories left after the container sweep', value: `${w6.lock_dirs_after_sweep} (of ${w6.lock_dirs_after} right after the run)`,
-        target: '0', met: w6.lock_dirs_after_sweep === 0,
-      });
-    }
-  }
-
-  const w7 = w.W7?.[IMPL];
-  if (!failed('W7', w7)) {
-    const [lo, hi] = CURATOR_W7_OPS.map((v) => 1.2 * v) as [number, number];
-    rows.push({
-      workload: 'W7', metric: 'operations/s', value: fmt(w7.operations_per_s, 0),
-      curator: '1169–1264', kazoo: '654–714 (2.9.0; 2.8.0 deadlocks)',
-      target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w7.operations_per_s >= hi,
-    });
-    rows.push({
-      workload: 'W7', metric: 'read / write acquire p50', value: `${fmt(w7.read_acquire_ms.p50)} / ${fmt(w7.write_acquire_ms.p50)} ms`,
-      curator: '3.51–4.16 / 3.83–4.60 ms', kazoo: '8.63–9.18 / 9.97–10.18 ms', target: '',
-    });
-    rows.push({
-      workload: 'W7', metric: 'requests / operation', value: fmt(w7.requests_per_operation, 2),
-      curator: '4.39–4.47', kazoo: '5.09–5.11', target: `≤ Curator (${CURATOR_W7_COST.requests.toFixed(2)})`,
-      met: asShown(w7.requests_per_operation) <= CURATOR_W7_COST.requests,
-    });
-    rows.push({
-      workload: 'W7', metric: 'notifications / operation', value: fmt(w7.watch_notifications_per_operation, 2),
-      curator: '0.52–0.59', kazoo: '0.36–0.37', target: `≤ Curator (${CURATOR_W7_COST.notifications.toFixed(2)})`,
-      met: asShown(w7.watch_notifications_per_operation) <= CURATOR_W7_COST.notifications,
-    });
-    rows.push({ workload: 'W7', metric: 'max concurrent readers', value: String(w7.max_concurrent_readers), target: '' });
-    rows.push({
-      workload: 'W7', metric: 'exclusion violations', value: String(w7.exclusion_violations),
-      curator: '0', kazoo: '0', target: '0', met: w7.exclusion_violations === 0,
-    });
-  }
-
-  const w8 = w.W8?.[IMPL];
-  if (!failed('W8', w8)) {
-    const [lo, hi] = CURATOR_W8_ACQ.map((v) => 1.2 * v) as [number, number];
-    rows.push({
-      workload: 'W8', metric: 'acquisitions/s', value: fmt(w8.acquisitions_per_s, 0),
-      curator: '534–596', kazoo: '381–518',
-      target: `≥ 1.2 × Curator = ${lo.toFixed(0)}–${hi.toFixed(0)}`, met: w8.acquisitions_per_s >= hi,
-    });
-    rows.push({ workload: 'W8', metric: 'acquire p50', value: `${fmt(w8.acquire_ms.p50)} ms`, curator: '20.9–25.3 ms', kazoo: '27.7–38.1 ms', target: '' });
-    rows.push({
-      workload: 'W8', metric: 'requests / acquisition', value: fmt(w8.requests_per_acquisition, 2),
-      curator: '9.03–9.04', kazoo: '11.02–11.03', target: `≤ Curator (${CURATOR_W8_COST.requests.toFixed(2)})`,
-      met: asShown(w8.requests_per_acquisition) <= CURATOR_W8_COST.requests,
-    });
-    rows.push({
-      workload: 'W8', metric: 'notifications / acquisition', value: fmt(w8.watch_notifications_per_acquisition, 2),
-      curator: '2.00', kazoo: '2.00', target: `≤ Curator (${CURATOR_W8_COST.notifications.toFixed(2)})`,
-      met: asShown(w8.watch_notifications_per_acquisition) <= CURATOR_W8_COST.notifications,
-    });
-    rows.push({
-      workload: 'W8', metric: `max concurrent holders (of ${w8.max_leases})`, value: String(w8.max_concurrent_holders),
-      curator: '3', kazoo: '2', target: String(w8.max_leases), met: w8.max_concurrent_holders === w8.max_leases,
-    });
-    rows.push({
-      workload: 'W8', metric: `holders over ${w8.max_leases} (violations)`, value: String(w8.exclusion_violations),
-      target: '0', met: w8.exclusion_violations === 0,
-    });
-  }
-
-  const scale = w.SCALE?.[IMPL];
-  if (!failed('SCALE', scale)) {
-    const q = scale.waiters;
-    rows.push({ workload: 'SCALE', metric: `${q.waiters} waiters: requests / acquisition`, value: fmt(q.requests_per_acquisition, 2), target: '≤ 5.00', met: q.requests_per_acquisition <= 5 });
-    rows.push({ workload: 'SCALE', metric: `${q.waiters} waiters: heap / waiter`, value: `${q.heap_per_waiter_bytes} B`, target: '' });
-    const h = scale.held_locks;
-    rows.push({ workload: 'SCALE', metric: `${h.locks} held locks: heap / held lock`, value: `${h.existing_dirs.heap_per_held_lock_bytes} B`, target: '' });
-    rows.push({
-      workload: 'SCALE', metric: `${h.locks} held locks: requests / acquire (new dir, existing dir)`,
-      value: `${fmt(h.new_dirs.requests_per_acquire, 2)}, ${fmt(h.existing_dirs.requests_per_acquire, 2)}`, target: '',
-    });
-  }
-
-  // Each with the bare client's figure on the same requests (LOOP), where it has one: the floor.
   const floor = w.LOOP?.['node-zookeeper'];
-  const loopRows: [string, Json | undefined, Json | undefined][] = [
-    ['W2 c8', w.W2?.[IMPL]?.c8?.event_loop_delay, undefined],
-    ['W2 c32', w.W2?.[IMPL]?.c32?.event_loop_delay, undefined],
-    ['W6', w6?.event_loop_delay, floor?.w6_pattern],
-    ['SCALE 1000 waiters (queueing)', scale?.waiters?.queue_event_loop_delay, floor?.waiters_queueing],
-    ['SCALE 1000 waiters (drain)', scale?.waiters?.drain_event_loop_delay, undefined],
-    ['SCALE 10000 held locks (acquire)', scale?.held_locks?.new_dirs?.acquire_event_loop_delay, floor?.held_locks_acquire],
-    ['SCALE 10000 held locks (release)', scale?.held_locks?.new_dirs?.release_event_loop_delay, floor?.held_locks_release],
-  ];
   const ms = (delay: Json) => `${fmt(delay.p999_ms, 2)} ms (max ${fmt(delay.max_ms, 2)})`;
-  for (const [workload, delay, bare] of loopRows) {
-    if (!delay) continue;
-    rows.push({
-      workload, metric: 'event-loop delay p99.9', value: ms(delay),
-      target: `≤ ${EVENT_LOOP_P999_GOAL_MS} ms${bare ? `; bare client ${ms(bare)}` : ''}`, met: delay.p999_ms <= EVENT_LOOP_P999_GOAL_MS,
-    });
-  }
-  if (floor?.idle_beside) rows.push({ workload: 'LOOP', metric: 'event-loop delay p99.9 of an idle process beside the bare client', value: ms(floor.idle_beside), target: '' });
+  if (floor?.idle_beside) rows.push({ workload: 'LOOP', driver: 'native (bare)', metric: 'event-loop delay p99.9 of an idle process beside the bare client', value: ms(floor.idle_beside), target: '' });
 
-  const header = ['Workload', 'Metric', IMPL, 'Curator 5.4', 'kazoo 2.8', 'Goal', 'Met'];
-  const lines = rows.map((r) => [r.workload, r.metric, r.value, r.curator ?? '', r.kazoo ?? '', r.target, r.met === undefined ? '' : r.met ? 'yes' : '**no**']);
+  const header = ['Workload', 'Driver', 'Metric', IMPL, 'Curator 5.4', 'kazoo 2.8', 'Goal', 'Met'];
+  const lines = rows.map((r) => [r.workload, r.driver ?? '', r.metric, r.value, r.curator ?? '', r.kazoo ?? '', r.target, r.met === undefined ? '' : r.met ? 'yes' : '**no**']);
   const table = [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`);
-  return `${doc.quick ? '(quick run: smaller counts, not comparable)\n' : ''}${table.join('\n')}\n`;
+  return `${doc.quick ? '(quick run: smaller counts, not comparable)\n' : ''}${table.join('\n')}\n${driverComparison(doc)}`;
 }

@@ -6,16 +6,16 @@
  */
 import { LockClient } from '../src/index.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload } from './workload-main.js';
 
 const ROOT = '/bench/w1';
 
-runWorkload('W1', async ({ connect, params, probe, log }) => {
+runWorkload('W1', async ({ connect, driver, params, probe, log }) => {
   const sessionTimeoutMs = params.session_timeout_ms;
-  const session = await openSession(connect, sessionTimeoutMs);
+  const session = await openSession(connect, sessionTimeoutMs, driver);
   try {
     const locks = new LockClient(session, { root: ROOT });
     const cycle = async () => {
@@ -40,6 +40,7 @@ runWorkload('W1', async ({ connect, params, probe, log }) => {
     await locks.close();
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquire/Lease.release (fair queue, pipelined getChildren)',
       session_timeout_ms: sessionTimeoutMs,

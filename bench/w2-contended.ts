@@ -8,9 +8,9 @@
 import { LockClient, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, type WorkloadContext } from './workload-main.js';
 
 const ROOT = '/bench/w2';
@@ -43,10 +43,10 @@ async function contend(clients: readonly LockClient[], total: number): Promise<R
 }
 
 async function runClients(ctx: WorkloadContext, count: number) {
-  const { connect, params, probe, log } = ctx;
+  const { connect, driver, params, probe, log } = ctx;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
+    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
     const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
     await contend(clients, params.w2_warmup);
 
@@ -64,6 +64,7 @@ async function runClients(ctx: WorkloadContext, count: number) {
     log(`c${count}: ${total} acquisitions in ${elapsed.toFixed(3)} s`);
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquire/Lease.release (fair queue, predecessor watch)',
       session_timeout_ms: params.session_timeout_ms,

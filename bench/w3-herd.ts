@@ -7,9 +7,9 @@
  */
 import { LockClient, type Lease, type ZkSession } from '../src/index.js';
 import { serverDelta, type Snapshot } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, withTimeout } from './workload-main.js';
 
 const ROOT = '/bench/w3';
@@ -53,11 +53,11 @@ async function waiter(index: number, locks: LockClient, grants: GrantQueue): Pro
   onReleased(now());
 }
 
-runWorkload('W3', async ({ connect, params, probe, log }) => {
+runWorkload('W3', async ({ connect, driver, params, probe, log }) => {
   const n = params.w3_waiters;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i <= n; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
+    for (let i = 0; i <= n; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
     const [holder, ...waiters] = sessions.map((session) => new LockClient(session, { root: ROOT }));
 
     // The lock's directory (<root>/locks/bench, a container) is created by the first acquire on
@@ -102,6 +102,7 @@ runWorkload('W3', async ({ connect, params, probe, log }) => {
     await Promise.all([holder!, ...waiters].map((locks) => locks.close()));
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquire/Lease.release (fair queue, predecessor watch)',
       session_timeout_ms: params.session_timeout_ms,

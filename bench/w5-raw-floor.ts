@@ -1,25 +1,25 @@
 /**
- * W5: the floor. Three raw round trips per cycle with the npm `zookeeper` package's promise API
- * (`create` EPHEMERAL_SEQUENTIAL → `get_children` → `delete_`), each awaited before the next:
- * what an uncontended acquire+release costs without any recipe logic. Timestamps around every
- * call give the per-op RTTs.
+ * W5: the floor. Three raw round trips per cycle (create EPHEMERAL_SEQUENTIAL → getChildren →
+ * delete), each awaited before the next: what an uncontended acquire+release costs without any
+ * recipe logic. Timestamps around every call give the per-op RTTs. `--driver native` (the npm
+ * `zookeeper` package's promise API) or `typescript` (the library's `ProtocolHandle`, bare): see
+ * `floor-client.ts`.
  */
+import { openFloorClient } from './floor-client.js';
 import { serverDelta } from './mntr.js';
-import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle, rawZooKeeperVersion } from './raw-zookeeper.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
 import { runWorkload } from './workload-main.js';
 
 const DIR = '/bench/w5';
 
-runWorkload('W5', async ({ connect, params, probe, log }) => {
+runWorkload('W5', async ({ connect, driver, params, probe, log }) => {
   const sessionTimeoutMs = params.session_timeout_ms;
-  const zk = await connectRaw(connect, sessionTimeoutMs);
+  const zk = await openFloorClient(driver, connect, sessionTimeoutMs);
   try {
-    const flags = RAW_EPHEMERAL_SEQUENTIAL();
-    const probeNode = await zk.create(`${DIR}/n-`, '', flags);
-    await zk.delete_(probeNode, -1);
+    const probeNode = await zk.create(`${DIR}/n-`);
+    await zk.remove(probeNode);
     if (!/-\d{10}$/.test(probeNode)) throw new Error(`W5 must create sequential nodes, got ${probeNode}`);
-    for (let i = 0; i < params.w5_warmup; i++) await rawCycle(zk, DIR, flags);
+    for (let i = 0; i < params.w5_warmup; i++) await zk.cycle(DIR);
 
     const cycles = params.w5_cycles;
     const create = new Array<number>(cycles);
@@ -29,7 +29,7 @@ runWorkload('W5', async ({ connect, params, probe, log }) => {
     const s0 = await probe.snapshot();
     const start = now();
     for (let i = 0; i < cycles; i++) {
-      const [t0, t1, t2, t3] = await rawCycle(zk, DIR, flags);
+      const [t0, t1, t2, t3] = await zk.cycle(DIR);
       create[i] = t1 - t0;
       children[i] = t2 - t1;
       del[i] = t3 - t2;
@@ -40,9 +40,10 @@ runWorkload('W5', async ({ connect, params, probe, log }) => {
     const server = serverDelta(s0, s1);
     log(`${cycles} cycles in ${elapsed.toFixed(3)} s`);
     return {
-      impl: 'node-zookeeper',
-      impl_version: rawZooKeeperVersion(),
-      api: 'zookeeper (npm) promise API: create(EPHEMERAL_SEQUENTIAL) / get_children(no watch) / delete_(-1)',
+      impl: zk.impl,
+      driver,
+      impl_version: zk.implVersion,
+      api: zk.api,
       session_timeout_ms: sessionTimeoutMs,
       path: DIR,
       warmup_cycles: params.w5_warmup,

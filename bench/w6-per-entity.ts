@@ -11,17 +11,18 @@
  * (against the count before the warm-up), right away and once the server's container sweep has
  * run (every 60 s by default): the empty lock directories are containers and must all go.
  */
-import { LockClient, type ZkSession } from '../src/index.js';
+import { LockClient, ZooKeeperError, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
+import { removeLeftoverDirs } from './leftover-dirs.js';
 import type { MntrProbe } from './mntr.js';
 import { serverDelta } from './mntr.js';
-import { IMPL } from './params.js';
+import { driverRoot, IMPL, implVersion } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w6-native` (`driverRoot`). */
 const ROOT = '/bench/w6';
-const LOCKS_DIR = `${ROOT}/locks`;
 const RUN_TIMEOUT_MS = 120_000;
 /** The sweep runs once a minute (`znode.container.checkIntervalMs`); two periods bound the wait for it. */
 const SWEEP_WAIT_MS = 130_000;
@@ -59,13 +60,14 @@ async function awaitSweep(probe: MntrProbe, baseline: number, timeoutMs: number)
   }
 }
 
-runWorkload('W6', async ({ connect, params, probe, log }) => {
+runWorkload('W6', async ({ connect, driver, params, probe, log }) => {
   const count = params.w6_clients;
   const total = params.w6_acquisitions;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
+    const root = driverRoot(ROOT, driver);
+    const clients = sessions.map((session) => new LockClient(session, { root }));
     const before = await probe.snapshot();
     await walk(clients, Array.from({ length: params.w6_warmup }, (_, i) => warmupName(i)));
 
@@ -78,14 +80,19 @@ runWorkload('W6', async ({ connect, params, probe, log }) => {
     const eventLoop = loop.stop();
     const elapsed = (lastRelease - tStart) / 1000;
     const server = serverDelta(s0, s1);
-    const dirsAfter = (await sessions[0]!.getChildren(LOCKS_DIR)).children.length;
+    const dirsAfter = (await sessions[0]!.getChildren(`${root}/locks`)).children.length;
     log(`${total} acquisitions over ${params.w6_names} names in ${elapsed.toFixed(3)} s; ${dirsAfter} lock directories until the sweep`);
     await Promise.all(clients.map((c) => c.close()));
     const sweep = params.w6_await_sweep ? await awaitSweep(probe, before.znodes + 1, SWEEP_WAIT_MS) : undefined;
-    const dirsAfterSweep = sweep ? (await sessions[0]!.getChildren(LOCKS_DIR)).children.length : undefined;
+    const dirsAfterSweep = sweep ? (await sessions[0]!.getChildren(`${root}/locks`)).children.length : undefined;
     if (sweep) log(`after ${sweep.waitedS} s: ${dirsAfterSweep} lock directories left`);
+    else {
+      const { children } = await sessions[0]!.getChildren(`${root}/locks`);
+      await removeLeftoverDirs(children.map((name) => `${root}/locks/${name}`), (path) => sessions[0]!.delete(path), (error) => ZooKeeperError.is(error, 'NONODE'));
+    }
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquire/Lease.release, one lock name per entity (container directories)',
       session_timeout_ms: params.session_timeout_ms,

@@ -18,11 +18,12 @@
  */
 import { LockClient, type ZkSession } from '../src/index.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w7-native` (`driverRoot`). */
 const ROOT = '/bench/w7';
 /** The timed region of a full run takes ~2 s; this bounds a hang and reports how far it got. */
 const RUN_TIMEOUT_MS = 60_000;
@@ -82,14 +83,14 @@ async function operate(clients: readonly LockClient[], total: number, writeEvery
   return { readMs, writeMs, lastRelease };
 }
 
-runWorkload('W7', async ({ connect, params, probe, log }) => {
+runWorkload('W7', async ({ connect, driver, params, probe, log }) => {
   const count = params.w7_clients;
   const total = params.w7_operations;
   const writeEvery = params.w7_write_every;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
+    const clients = sessions.map((session) => new LockClient(session, { root: driverRoot(ROOT, driver) }));
     const progress: Progress = { started: 0, done: 0, readers: 0, writers: 0, maxReaders: 0, violations: 0, violationSamples: [] };
 
     const s0 = await probe.snapshot();
@@ -106,6 +107,7 @@ runWorkload('W7', async ({ connect, params, probe, log }) => {
     await Promise.all(clients.map((c) => c.close()));
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: 'LockClient.acquireRead/acquireWrite, Lease.release (one fair queue of readers and writers)',
       session_timeout_ms: params.session_timeout_ms,

@@ -12,11 +12,12 @@
  */
 import { LockClient, type ZkSession } from '../src/index.js';
 import { serverDelta } from './mntr.js';
-import { IMPL, LOCK_NAME } from './params.js';
+import { driverRoot, IMPL, implVersion, LOCK_NAME } from './params.js';
 import { now, rate, ratio, round3, summarize } from './stats.js';
-import { implVersion, openSession } from './session.js';
+import { openSession } from './session.js';
 import { runWorkload, sleep, withTimeout } from './workload-main.js';
 
+/** On the native driver `/bench/w8-native` (`driverRoot`). */
 const ROOT = '/bench/w8';
 /** The timed region of a full run takes ~4 s; this bounds a hang and reports how far it got. */
 const RUN_TIMEOUT_MS = 90_000;
@@ -62,15 +63,15 @@ async function operate(clients: readonly LockClient[], total: number, permits: n
   return { acquireMs, lastRelease };
 }
 
-runWorkload('W8', async ({ connect, params, probe, log }) => {
+runWorkload('W8', async ({ connect, driver, params, probe, log }) => {
   const count = params.w8_clients;
   const permits = params.w8_max_leases;
   const total = params.w8_acquisitions;
   const holdMs = params.w8_hold_ms;
   const sessions: ZkSession[] = [];
   try {
-    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms));
-    const clients = sessions.map((session) => new LockClient(session, { root: ROOT }));
+    for (let i = 0; i < count; i++) sessions.push(await openSession(connect, params.session_timeout_ms, driver));
+    const clients = sessions.map((session) => new LockClient(session, { root: driverRoot(ROOT, driver) }));
     const progress: Progress = { started: 0, done: 0, holders: 0, maxHolders: 0, violations: 0, violationSamples: [] };
 
     const s0 = await probe.snapshot();
@@ -87,6 +88,7 @@ runWorkload('W8', async ({ connect, params, probe, log }) => {
     await Promise.all(clients.map((c) => c.close()));
     return {
       impl: IMPL,
+      driver,
       impl_version: implVersion(),
       recipe: `LockClient.acquirePermits({ permits: ${permits}, take: 1 }), Lease.release (one queue, a node per caller, granted by the prefix sum of permits)`,
       session_timeout_ms: params.session_timeout_ms,

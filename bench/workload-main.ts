@@ -1,14 +1,16 @@
 /**
  * The entry point shared by the workload programs: each runs in a fresh Node process spawned by
- * the driver (`bench/run.ts`) as `node build/bench/<workload>.js --connect host:port [--quick]`,
- * prints exactly one JSON object on the last line of stdout and diagnostics on stderr.
+ * the harness (`bench/run.ts`) as `node build/bench/<workload>.js --connect host:port [--quick]
+ * [--driver typescript|native]`, prints exactly one JSON object on the last line of stdout and diagnostics on stderr.
  */
 import { MntrProbe } from './mntr.js';
-import { benchParams, type BenchParams } from './params.js';
+import { benchParams, parseDriver, type BenchDriver, type BenchParams } from './params.js';
 
 export interface WorkloadContext {
   readonly connect: string;
   readonly quick: boolean;
+  /** `--driver`: the client the library (or W5's raw floor) talks through; default `typescript`. */
+  readonly driver: BenchDriver;
   readonly params: BenchParams;
   readonly probe: MntrProbe;
   log(message: string): void;
@@ -44,7 +46,8 @@ export function runWorkload(name: string, body: (ctx: WorkloadContext) => Promis
     const connect = args.get('connect');
     if (typeof connect !== 'string') throw new Error('--connect host:port is required');
     const quick = args.get('quick') === true;
-    return body({ connect, quick, params: benchParams(quick), probe: MntrProbe.fromConnect(connect), log });
+    const driver = parseDriver(args.get('driver'));
+    return body({ connect, quick, driver, params: benchParams(quick), probe: MntrProbe.fromConnect(connect), log });
   })().then(
     (result) => finish(result, 0),
     (error: unknown) => {

@@ -1,0 +1,50 @@
+/**
+ * The benchmark's reading of result documents (bench/table.ts, bench/driver-comparison.ts), no
+ * server needed: a document from before the TypeScript driver (one result under
+ * `nestjs-zk-lock`, no `driver`) reads as the native driver's; a document with both drivers shows
+ * each under its Driver and compares them as "times better" for the TypeScript driver.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { driverComparison, floorResult, libraryResult } from '../../bench/driver-comparison.js';
+import { resultTable } from '../../bench/table.js';
+
+const cycle = (p50: number) => ({ cycle_ms: { p50 }, rtt_ms: { all: { p50: p50 / 3 } }, requests_per_cycle: 3 });
+
+describe('bench result documents', () => {
+  it('reads a result without a driver (an older document) as the native driver\'s', () => {
+    const w1 = { 'nestjs-zk-lock': { impl: 'nestjs-zk-lock', ...cycle(0.5) } };
+    assert.equal(libraryResult(w1, 'native'), w1['nestjs-zk-lock']);
+    assert.equal(libraryResult(w1, 'typescript'), undefined);
+    const table = resultTable({ workloads: { W1: w1, W5: { 'node-zookeeper': cycle(0.6) } } });
+    const rows = table.split('\n').filter((line) => line.startsWith('| W1 |'));
+    assert.equal(rows.length, 3, table);
+    for (const row of rows) assert.match(row, /^\| W1 \| native \|/);
+    assert.match(table, /\| W1 \| native \| cycle p50 \/ W5 \(same client\) cycle p50 \| 0\.833 \|/);
+  });
+
+  it('shows both drivers side by side and the ratios of the same run', () => {
+    const doc = {
+      workloads: {
+        W1: {
+          'nestjs-zk-lock': { driver: 'typescript', ...cycle(0.5) },
+          'nestjs-zk-lock.native': { driver: 'native', ...cycle(0.6) },
+        },
+        W2: {
+          'nestjs-zk-lock': { driver: 'typescript', c8: { clients: 8, acquisitions_per_s: 1200, handoff_ms: { p50: 0.4 }, requests_per_acquisition: 5 } },
+          'nestjs-zk-lock.native': { driver: 'native', error: 'W2 printed no JSON result (exit 1)' },
+        },
+        W5: { 'typescript-client': { driver: 'typescript', ...cycle(0.55) }, 'node-zookeeper': { driver: 'native', ...cycle(0.55) } },
+      },
+    };
+    assert.equal(floorResult(doc.workloads.W5, 'typescript'), doc.workloads.W5['typescript-client']);
+    const table = resultTable(doc);
+    assert.match(table, /\| W1 \| typescript \| cycle p50 \| 0\.500 ms \|/);
+    assert.match(table, /\| W1 \| native \| cycle p50 \| 0\.600 ms \|/);
+    assert.match(table, /\| W2 \| native \| error \| W2 printed no JSON result/);
+    const comparison = driverComparison(doc);
+    assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.600 \| 1\.20 \| ≥ 1\.10 \| yes \|/);
+    assert.match(comparison, /\| W5 raw floor cycle p50, ms \| 0\.550 \| 0\.550 \| 1\.00 \| ≥ 1\.00 \| yes \|/);
+    assert.match(comparison, /\| W2 c8 acquisitions\/s \| 1200 \| n\/a \| n\/a \| ≥ 1\.00 \|  \|/);
+  });
+});
