@@ -1,4 +1,5 @@
 /** What the driver and its workers agree on (chaos-worker.ts runs on import, so it exports nothing). */
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 export const LOCK_NAME = 'counter';
 export const ELECTION_NAME = 'chaos';
 
@@ -38,5 +39,6 @@ export interface WorkerConfig {
   connect: string;
   root: string;
   sessionTimeoutMs: number;
+  driver: ZkDriver;
   logFile: string;
 }

@@ -345,6 +345,7 @@ const stderrLogger: LoggerService = {
       connect: config.connect,
       root: config.root,
       sessionTimeoutMs: config.sessionTimeoutMs,
+      driver: config.driver,
       connectTimeoutMs: 30_000,
       drainTimeoutMs: 2000,
       identity: `w${config.w}.${config.inc}`,

@@ -5,7 +5,7 @@
  *
  *   node build/test/chaos/run.js [--duration <s>=100] [--seed <n>] [--workers <n>=5]
  *                                [--session-timeout-ms <ms>=2000] [--server-ids <ids>=1,2,255]
- *                                [--faults <kind,...>=all] [--keep]
+ *                                [--faults <kind,...>=all] [--driver typescript|native] [--keep]
  *   node build/test/chaos/run.js --recheck <run dir>     (the checker again, on kept logs)
  *
  * Exit code 0 only when every violation count is 0 and every fault kind was injected. The run dir
@@ -29,6 +29,7 @@ import { FaultInjector, Rng } from './fault-injector.js';
 import { FencedStore } from './fenced-store.js';
 import { formatReport, passed, toJson, type RunReport } from './figures.js';
 import { WorkerPool } from './worker-pool.js';
+import { ZK_DRIVERS, type ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     'session-timeout-ms': { type: 'string', default: '2000' },
     'server-ids': { type: 'string', default: '1,2,255' },
     faults: { type: 'string' },
+    driver: { type: 'string', default: 'typescript' },
     keep: { type: 'boolean', default: false },
     recheck: { type: 'string' },
   },
@@ -51,6 +53,9 @@ const durationS = Number(args.duration);
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 const workers = Number(args.workers);
 const sessionTimeoutMs = Number(args['session-timeout-ms']);
+// Which client the workers speak through: the default, or the `zookeeper` package's C client (a shorter CI run).
+const driver = args.driver as ZkDriver;
+if (!ZK_DRIVERS.includes(driver)) throw new Error(`--driver must be one of ${ZK_DRIVERS.join(', ')}, got ${args.driver}`);
 // 255 by default: that member's sessions have ids starting with `ff` (issue 14, S1).
 const serverIds = args['server-ids'].split(',').map(Number);
 if (serverIds.some((id) => !Number.isInteger(id) || id < 1 || id > 255)) throw new Error(`--server-ids must be ids 1-255 separated by commas, got ${args['server-ids']}`);
@@ -66,7 +71,7 @@ const stuckBoundMs = Math.max(30_000, 10 * sessionTimeoutMs);
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `zk-chaos-${seed}-`));
 const root = `/chaos-${randomUUID()}`;
-say(`seed ${seed} (replay with --seed ${seed}), ${durationS} s of faults, ${workers} workers, session timeout ${sessionTimeoutMs} ms, run dir ${runDir}`);
+say(`seed ${seed} (replay with --seed ${seed}), ${durationS} s of faults, ${workers} workers, session timeout ${sessionTimeoutMs} ms, ${driver} driver, run dir ${runDir}`);
 
 const driverLog = new EventLog(path.join(runDir, 'driver.jsonl'));
 const store = new FencedStore(path.join(runDir, 'counter'), new EventLog(path.join(runDir, 'store.jsonl')));
@@ -88,6 +93,7 @@ async function main(): Promise<boolean> {
     connectFor: (w) => proxies[w]!.map((proxy) => proxy.connectString).join(','),
     root,
     sessionTimeoutMs,
+    driver,
     store,
     log: driverLog,
   });

@@ -5,6 +5,7 @@
  * limitation": a child would inherit the session's socket), so respawning during the run is safe.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventLog } from './event-log.js';
@@ -37,6 +38,8 @@ export interface WorkerPoolOptions {
   readonly connectFor: (w: number) => string;
   readonly root: string;
   readonly sessionTimeoutMs: number;
+  /** The client every worker's module speaks through. */
+  readonly driver: ZkDriver;
   readonly store: FencedStore;
   readonly log: EventLog;
 }
@@ -64,8 +67,8 @@ export class WorkerPool {
   spawn(w: number): Incarnation {
     const inc = (this.incarnations.get(w) ?? 0) + 1;
     this.incarnations.set(w, inc);
-    const { runDir, sessionTimeoutMs, root } = this.options;
-    const config: WorkerConfig = { w, inc, connect: this.options.connectFor(w), root, sessionTimeoutMs, logFile: path.join(runDir, `w${w}.${inc}.jsonl`) };
+    const { runDir, sessionTimeoutMs, root, driver } = this.options;
+    const config: WorkerConfig = { w, inc, connect: this.options.connectFor(w), root, sessionTimeoutMs, driver, logFile: path.join(runDir, `w${w}.${inc}.jsonl`) };
     const stderr = fs.openSync(path.join(runDir, `w${w}.${inc}.stderr`), 'a');
     const child = fork(this.options.script, [JSON.stringify(config)], { stdio: ['ignore', stderr, stderr, 'ipc'], execArgv: [] });
     fs.closeSync(stderr);
