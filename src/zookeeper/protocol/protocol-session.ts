@@ -396,7 +396,8 @@ export class ProtocolSession {
     this.clearTimer();
     this.failAll(this.inFlight, CONNECTIONLOSS, reason.message);
     this.failAll(this.outbox, CONNECTIONLOSS, reason.message);
-    for (const auth of this.auths) auth.waiting.length = 0;
+    // Each auth keeps its one waiter (a caller's, or none's): the packet is sent again first
+    // thing on the next connection, and that reply answers it.
     if (wasConnected) this.events.disconnected(reason);
     else if (this.address) this.events.attemptFailed(`${this.address.host}:${this.address.port}`, reason);
     if (this.isClosed) return; // attemptFailed may have closed the session
