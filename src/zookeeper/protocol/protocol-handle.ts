@@ -21,6 +21,7 @@ import {
   whoAmIOp,
   type Operation,
 } from './operations.js';
+import { isValidPath } from './path-check.js';
 import { ProtocolSession } from './protocol-session.js';
 import { parseSessionIdHex, sessionIdHex } from './records.js';
 import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
@@ -40,6 +41,11 @@ export interface ProtocolHandleOptions {
 
 /** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
 const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
+const BAD_ARGUMENTS = -8;
+/** A path as sent, and whether it names a sequential create (which may end with '/'). */
+type PathCheck = readonly [path: string, sequential: boolean];
+/** Sequential create modes (2, 3, 6) have the sequence bit. */
+const isSequential = (flags: number): boolean => (flags & 2) !== 0;
 
 // Why this file is long: one method per request, each a line or two over `ProtocolSession.send`
 // plus the watch it leaves behind; they share the chroot and watch conventions defined here.
@@ -102,7 +108,9 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   get sessionPassword(): string {
-    return this.session.passwordBytes.toString('hex');
+    // Upper case, as the `zookeeper` package gives it: its binding decodes only '0'-'9' and 'A'-'F'
+    // (lower-case digits become other bytes), so a password of ours resumes with either driver.
+    return this.session.passwordBytes.toString('hex').toUpperCase();
   }
 
   get negotiatedTimeoutMs(): number {
@@ -139,7 +147,8 @@ export class ProtocolHandle implements SessionHandle {
 
   /** Creates a znode and answers with its stat too (`create2`): no read needed to learn its version or czxid. */
   async create2(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent', acl: readonly ZkAcl[] = OPEN_ACL_UNSAFE): Promise<{ path: string; stat: ZkStat }> {
-    const created = await this.request(createOp(this.toServer(path), data ?? Buffer.alloc(0), acl, CreateFlag[mode]), path);
+    const flags = CreateFlag[mode];
+    const created = await this.request(createOp(this.toServer(path), data ?? Buffer.alloc(0), acl, flags), path, [[this.toServer(path), isSequential(flags)]]);
     return { path: this.fromServer(created.path), stat: created.stat };
   }
 
@@ -192,12 +201,15 @@ export class ProtocolHandle implements SessionHandle {
 
   /** All or nothing: see `MultiResult` for what a failed transaction answers. */
   async multi(ops: readonly MultiOp[]): Promise<MultiResult[]> {
-    const results = await this.request(multiOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+    const sent = ops.map((op) => ({ ...op, path: this.toServer(op.path) }));
+    const checks = sent.map((op): PathCheck => [op.path, op.type === 'create' && isSequential(op.flags)]);
+    const results = await this.request(multiOp(sent), ops[0]?.path, checks);
     return results.map((result) => (result.type === 'create' ? { ...result, path: this.fromServer(result.path) } : result));
   }
 
   multiRead(ops: readonly ReadOp[]): Promise<ReadResult[]> {
-    return this.request(multiReadOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+    const sent = ops.map((op) => ({ ...op, path: this.toServer(op.path) }));
+    return this.request(multiReadOp(sent), ops[0]?.path, sent.map((op): PathCheck => [op.path, false]));
   }
 
   /** A watch that fires on every change of `path` (or, `recursive`, of any node below it) until removed. */
@@ -227,7 +239,11 @@ export class ProtocolHandle implements SessionHandle {
     return this.request(whoAmIOp(), undefined);
   }
 
-  private request<T>(op: Operation<T>, displayPath: string | undefined): Promise<T> {
+  /** Sends `op`, unless one of its paths (as sent) fails the C client's check: see path-check.ts. */
+  private request<T>(op: Operation<T>, displayPath: string | undefined, checks: readonly PathCheck[] = op.path === undefined ? [] : [[op.path, false]]): Promise<T> {
+    if (checks.some(([path, sequential]) => !isValidPath(path, sequential))) {
+      return Promise.reject(new ZooKeeperError(BAD_ARGUMENTS, op.name, displayPath, 'invalid path'));
+    }
     return this.session.send(op, displayPath);
   }
 

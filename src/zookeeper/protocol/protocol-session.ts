@@ -15,7 +15,10 @@ import type { Dialer, ServerAddress, ServerLink } from './server-link.js';
 const CONNECTIONLOSS = -4;
 const SESSIONEXPIRED = -112;
 const AUTHFAILED = -115;
+/** Requests in flight or queued when the session ends. */
 const CLOSING = -116;
+/** Requests made after it ended: the C client's code for a dead handle (`is_unrecoverable`), so both drivers agree. */
+const INVALID_STATE = -9;
 /** Close codes of the handle events (the same as the `zookeeper` package's, see `native-binding.ts`). */
 export const CLOSED_BY_US = 0;
 export const CLOSED_EXPIRED = -112;
@@ -135,7 +138,7 @@ export class ProtocolSession {
   /** Sends `op` (now, or after the next handshake) and resolves with its reply. */
   send<T>(op: Operation<T>, displayPath = op.path): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.isClosed) return reject(new ZooKeeperError(CLOSING, op.name, displayPath, 'session closed'));
+      if (this.isClosed) return reject(new ZooKeeperError(INVALID_STATE, op.name, displayPath, 'session closed'));
       const pending: Pending = { xid: this.xid(), op, displayPath, sentAt: 0, resolve: resolve as (v: unknown) => void, reject };
       if (this.state === 'connected') this.write(pending);
       else this.outbox.push(pending);
@@ -145,7 +148,7 @@ export class ProtocolSession {
   /** Adds credentials: sent now if connected, and again first thing after every reconnection. */
   addAuth(scheme: string, credentials: Buffer): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (this.isClosed) return reject(new ZooKeeperError(CLOSING, 'addAuth', undefined, 'session closed'));
+      if (this.isClosed) return reject(new ZooKeeperError(INVALID_STATE, 'addAuth', undefined, 'session closed'));
       const pending: Pending = { xid: Xid.auth, op: authOperation, displayPath: scheme, sentAt: 0, resolve: () => resolve(), reject };
       const auth = { scheme, credentials, waiting: [pending] };
       this.auths.push(auth);
