@@ -11,8 +11,10 @@ import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError, type ZooKeeperErrorName } from '../../src/errors/zookeeper.error.js';
 import { CREATOR_ALL_ACL, ZK_PERMS } from '../../src/zookeeper/types.js';
 import { ZkSession, type ZkSessionOptions } from '../../src/zookeeper/supervised-session.js';
-import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import { openSessionHandle } from '../../src/zookeeper/open-session-handle.js';
+import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { TEST_DRIVER } from '../support/test-driver.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { expireFromSecondClient, firstHostPort, randomRoot, SessionPool, sharedConnectString, StateRecorder } from '../fixtures/session-helpers.js';
 
@@ -214,12 +216,12 @@ describe('ZkSession typed errors', () => {
 
     // A bare handle whose session is dead: it closes itself and then refuses every request.
     let queued!: Promise<unknown>;
-    let dead!: ZooKeeperHandle;
+    let dead!: SessionHandle;
     const closed = new Promise<number>((resolve) => {
-      const client = new ZooKeeperHandle(
-        { connectString: sharedConnectString(), sessionTimeoutMs: 2000 },
+      const client = openSessionHandle(
+        { connectString: sharedConnectString(), sessionTimeoutMs: 2000, driver: TEST_DRIVER },
         { onConnected() {}, onConnecting() {}, onClosed: (code) => resolve(code) },
-        { id: oldId, password: 'ff'.repeat(16) },
+        { id: oldId, password: 'FF'.repeat(16) },
       );
       // Queued before the server's verdict: the package fails it with CLOSING when the handle dies.
       queued = client.exists('/');
