@@ -13,6 +13,8 @@ import type { Dialer, ServerAddress, ServerLink } from './server-link.js';
 
 /** Codes of `ZooKeeperError` this layer produces itself. */
 const CONNECTIONLOSS = -4;
+/** The connection was given up after a timeout: the C client's code (`zookeeper_interest`), so both drivers agree. */
+const OPERATIONTIMEOUT = -7;
 const SESSIONEXPIRED = -112;
 const AUTHFAILED = -115;
 /** Requests in flight or queued when the session ends. */
@@ -200,7 +202,7 @@ export class ProtocolSession {
     // Java's connectTimeout: the session timeout shared among the servers, for the link and the handshake.
     const connectTimeoutMs = this.timeout / this.hosts.size;
     this.timer = setTimeout(() => {
-      if (current() && this.state !== 'connected') this.drop(new Error(`no session from ${address.host}:${address.port} within ${Math.round(connectTimeoutMs)} ms`));
+      if (current() && this.state !== 'connected') this.drop(new Error(`no session from ${address.host}:${address.port} within ${Math.round(connectTimeoutMs)} ms`), OPERATIONTIMEOUT);
     }, Math.max(0, startedAt + connectTimeoutMs - performance.now()));
   }
 
@@ -344,7 +346,7 @@ export class ProtocolSession {
     const now = performance.now();
     const silentFor = now - this.lastHeardAt;
     if (silentFor >= readTimeoutMs) {
-      return this.drop(new Error(`no answer from the server for ${Math.round(silentFor)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`));
+      return this.drop(new Error(`no answer from the server for ${Math.round(silentFor)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`), OPERATIONTIMEOUT);
     }
     const pingAt = this.lastSendAt + readTimeoutMs / 2;
     if (now >= pingAt) {
@@ -356,21 +358,25 @@ export class ProtocolSession {
     this.timer = setTimeout(() => this.armTimer(), Math.max(1, next - performance.now()));
   }
 
-  /** Gives the current connection up (a protocol error, a timeout): the session goes on elsewhere. */
-  private drop(reason: Error): void {
+  /**
+   * Gives the current connection up (a protocol error, a timeout): the session goes on elsewhere.
+   * Its requests fail with `err`: OPERATIONTIMEOUT after a timeout, as the C client fails them
+   * (the Java client says CONNECTIONLOSS); both are connection errors to the library.
+   */
+  private drop(reason: Error, err = CONNECTIONLOSS): void {
     const link = this.link;
-    this.linkLost(reason);
+    this.linkLost(reason, err);
     link?.close();
   }
 
-  private linkLost(reason: Error): void {
+  private linkLost(reason: Error, err = CONNECTIONLOSS): void {
     if (this.state === 'closing') return this.finish(CLOSED_BY_US);
     if (this.state === 'closed') return;
     const wasConnected = this.state === 'connected';
     this.link = undefined;
     clearTimeout(this.timer);
-    this.failAll(this.inFlight, CONNECTIONLOSS, reason.message);
-    this.failAll(this.outbox, CONNECTIONLOSS, reason.message);
+    this.failAll(this.inFlight, err, reason.message);
+    this.failAll(this.outbox, err, reason.message);
     for (const auth of this.auths) auth.waiting.length = 0;
     if (wasConnected) this.events.disconnected(reason);
     else if (this.address) this.events.attemptFailed(`${this.address.host}:${this.address.port}`, reason);
