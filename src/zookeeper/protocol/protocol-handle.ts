@@ -42,6 +42,7 @@ export interface ProtocolHandleOptions {
 /** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
 const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
 const BAD_ARGUMENTS = -8;
+const NO_NODE = -101;
 /** A path as sent, and whether it names a sequential create (which may end with '/'). */
 type PathCheck = readonly [path: string, sequential: boolean];
 /** Sequential create modes (2, 3, 6) have the sequence bit. */
@@ -152,31 +153,22 @@ export class ProtocolHandle implements SessionHandle {
     return { path: this.fromServer(created.path), stat: created.stat };
   }
 
-  async getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
-    const reply = await this.request(getChildrenOp(this.toServer(path), !!watcher), path);
-    if (watcher) this.watches.add('child', path, watcher);
-    return reply;
+  getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
+    return this.request(getChildrenOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'child'));
   }
 
-  async getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    const reply = await this.request(getDataOp(this.toServer(path), !!watcher), path);
-    if (watcher) this.watches.add('data', path, watcher);
-    return reply;
+  getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    return this.request(getDataOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data'));
   }
 
   async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
-    let stat: ZkStat | null;
-    let kind: WatchKind = 'data';
     try {
-      stat = await this.request(existsOp(this.toServer(path), !!watcher), path);
+      return await this.request(existsOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data', 'exist'));
     } catch (error) {
       // NONODE is an answer, not a failure; the server set a watch for the node's creation.
       if (!ZooKeeperError.is(error, 'NONODE')) throw error;
-      stat = null;
-      kind = 'exist';
+      return null;
     }
-    if (watcher) this.watches.add(kind, path, watcher);
-    return stat;
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
@@ -214,8 +206,9 @@ export class ProtocolHandle implements SessionHandle {
 
   /** A watch that fires on every change of `path` (or, `recursive`, of any node below it) until removed. */
   async addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
-    await this.request(addWatchOp(this.toServer(path), recursive), path);
-    this.watches.addPersistent(path, recursive, listener);
+    await this.request(addWatchOp(this.toServer(path), recursive), path, undefined, (err) => {
+      if (err === 0) this.watches.addPersistent(path, recursive, listener);
+    });
   }
 
   /**
@@ -239,12 +232,29 @@ export class ProtocolHandle implements SessionHandle {
     return this.request(whoAmIOp(), undefined);
   }
 
+  /**
+   * Registers `watcher` as the read's reply is read (see `ProtocolSession.send`'s `onReply`): the
+   * server set a `kind` watch on success, and an `ifMissing` one (exists: for the creation) on NONODE.
+   */
+  private watchOnReply(path: string, watcher: Watcher | undefined, kind: WatchKind, ifMissing?: WatchKind): ((err: number) => void) | undefined {
+    if (!watcher) return undefined;
+    return (err) => {
+      if (err === 0) this.watches.add(kind, path, watcher);
+      else if (err === NO_NODE && ifMissing) this.watches.add(ifMissing, path, watcher);
+    };
+  }
+
   /** Sends `op`, unless one of its paths (as sent) fails the C client's check: see path-check.ts. */
-  private request<T>(op: Operation<T>, displayPath: string | undefined, checks: readonly PathCheck[] = op.path === undefined ? [] : [[op.path, false]]): Promise<T> {
+  private request<T>(
+    op: Operation<T>,
+    displayPath: string | undefined,
+    checks: readonly PathCheck[] = op.path === undefined ? [] : [[op.path, false]],
+    onReply?: (err: number) => void,
+  ): Promise<T> {
     if (checks.some(([path, sequential]) => !isValidPath(path, sequential))) {
       return Promise.reject(new ZooKeeperError(BAD_ARGUMENTS, op.name, displayPath, 'invalid path'));
     }
-    return this.session.send(op, displayPath);
+    return this.session.send(op, displayPath, onReply);
   }
 
   private toServer(path: string): string {

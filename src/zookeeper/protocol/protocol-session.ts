@@ -67,6 +67,8 @@ interface Pending {
   sentAt: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** Called as the reply is read, with its error code (0: success), before any later frame is handled. */
+  readonly onReply?: (err: number) => void;
 }
 
 type State = 'connecting' | 'handshaking' | 'connected' | 'closing' | 'closed';
@@ -138,10 +140,10 @@ export class ProtocolSession {
   }
 
   /** Sends `op` (now, or after the next handshake) and resolves with its reply. */
-  send<T>(op: Operation<T>, displayPath = op.path): Promise<T> {
+  send<T>(op: Operation<T>, displayPath = op.path, onReply?: (err: number) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.isClosed) return reject(new ZooKeeperError(INVALID_STATE, op.name, displayPath, 'session closed'));
-      const pending: Pending = { xid: this.xid(), op, displayPath, sentAt: 0, resolve: resolve as (v: unknown) => void, reject };
+      const pending: Pending = { xid: this.xid(), op, displayPath, sentAt: 0, resolve: resolve as (v: unknown) => void, reject, onReply };
       if (this.state === 'connected') this.write(pending);
       else this.outbox.push(pending);
     });
@@ -272,6 +274,7 @@ export class ProtocolSession {
     if (header.zxid > this.lastZxid) this.lastZxid = header.zxid;
     this.events.answered(pending.op.name, pending.sentAt, header.err);
     if (header.err !== 0 && !pending.op.readsErrors) {
+      pending.onReply?.(header.err);
       return pending.reject(new ZooKeeperError(header.err, pending.op.name, pending.displayPath));
     }
     let value: unknown;
@@ -283,6 +286,9 @@ export class ProtocolSession {
       pending.reject(new ZooKeeperError(CONNECTIONLOSS, pending.op.name, pending.displayPath, (error as Error).message));
       throw error;
     }
+    // Now, not when the caller resumes (a microtask later): a notification in the same chunk,
+    // right behind this reply, is dispatched before then, and must find the watch the read set.
+    pending.onReply?.(header.err);
     pending.resolve(value);
   }
 
