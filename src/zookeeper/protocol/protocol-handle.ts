@@ -48,9 +48,6 @@ type PathCheck = readonly [path: string, sequential: boolean];
 /** Sequential create modes (2, 3, 6) have the sequence bit. */
 const isSequential = (flags: number): boolean => (flags & 2) !== 0;
 
-// Why this file is long: one method per request, each a line or two over `ProtocolSession.send`
-// plus the watch it leaves behind; they share the chroot and watch conventions defined here.
-
 /**
  * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
  * every path, the watches kept in a `WatchRegistry` (and set again after every reconnection),
