@@ -20,8 +20,3 @@ export function withTestDriver<T extends object>(options: T): T {
   const chosen = options as { readonly driver?: ZkDriver; readonly binding?: unknown };
   return chosen.driver !== undefined || chosen.binding !== undefined ? options : { ...options, driver: TEST_DRIVER };
 }
-
-/** Why a test cannot run on the test driver, for `it`'s `skip` option (false: it runs). */
-export function skipOnDriver(driver: ZkDriver, reason: string): string | false {
-  return TEST_DRIVER === driver ? `${driver} driver: ${reason}` : false;
-}
