@@ -2,7 +2,7 @@
  * The differential conformance suite: every scenario runs on every target of targets.ts. The
  * reference (the real server) must produce the transcript pinned in the scenario's `expected`,
  * and every other target (the simulator) the same transcript as the reference in this run.
- * The real-server target starts its own ZooKeeper rather than use the shared one: it needs JVM
+ * Each real-server target starts its own ZooKeeper rather than use the shared one: it needs JVM
  * flags for a fast container sweep. Targets run one at a time (each scenario's reference, then
  * the others, every test awaited): the simulator's virtual runtime, which patches the timers and
  * clocks of the whole process, is installed only inside its own runs.
@@ -21,7 +21,7 @@ describe('conformance of every target to the real ZooKeeper', () => {
   const referenceTranscripts = new Map<string, Json>();
 
   before(async () => {
-    assert.equal(reference?.name, 'zookeeper', 'the first target is the real server');
+    assert.equal(reference?.name, 'zookeeper/typescript', 'the first target is the real server through the default driver');
     for (const factory of targets) running.set(factory.name, await factory.start());
   });
   after(async () => {

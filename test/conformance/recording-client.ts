@@ -2,7 +2,7 @@
  * What every target's scenario client shares: the facade's session events, recorded in order,
  * and a bounded wait for the next one.
  */
-import type { ZooKeeperHandle, ZooKeeperHandleEvents } from '../../src/zookeeper/zookeeper-handle.js';
+import type { SessionHandle, SessionHandleEvents } from '../../src/zookeeper/session-handle.js';
 import { withTimeout } from '../support/wait.js';
 import type { ScenarioClient } from './target.js';
 
@@ -11,11 +11,11 @@ export const EVENT_WAIT_MS = 10_000;
 
 export abstract class RecordingClient implements ScenarioClient {
   readonly events: string[] = [];
-  abstract readonly zk: ZooKeeperHandle;
+  abstract readonly zk: SessionHandle;
   private readonly waiters = new Set<() => void>();
 
   /** The facade's listeners that record into `events`. */
-  protected readonly listeners: ZooKeeperHandleEvents = {
+  protected readonly listeners: SessionHandleEvents = {
     onConnected: () => this.record('connected'),
     onConnecting: () => this.record('connecting'),
     onClosed: (code) => this.record(`closed:${code}`),

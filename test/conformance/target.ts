@@ -1,16 +1,16 @@
 /**
  * What a conformance target provides: a ZooKeeper (the real server, or the simulator) that runs
- * client-level scenarios through the same `ZooKeeperHandle` facade. A scenario sees only this
+ * client-level scenarios through the same `SessionHandle` facade (either driver's). A scenario sees only this
  * interface, never the server behind it, so one scenario runs unchanged on every target and
  * their transcripts can be compared.
  *
  * Every method resolves on an event of the target, never after a guessed delay: the simulator
  * runs on virtual time, where a real-time sleep means nothing.
  */
-import type { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 
 export interface ConformanceTarget {
-  /** 'zookeeper' | 'simulator'. */
+  /** 'zookeeper/typescript' | 'zookeeper/native' | 'simulator'. */
   readonly name: string;
   /** Runs one scenario in a fresh environment (own root, own clients, all closed afterwards) and returns what it returns. */
   run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T>;
@@ -46,7 +46,7 @@ export interface ScenarioEnv {
 }
 
 export interface ScenarioClient {
-  readonly zk: ZooKeeperHandle;
+  readonly zk: SessionHandle;
   /** The facade's session events in order: 'connected' | 'connecting' | 'closed:<code>'. */
   readonly events: readonly string[];
   /** Closes the session; resolves once the server has ended it (its ephemeral nodes are gone). */

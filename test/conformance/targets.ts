@@ -1,12 +1,15 @@
 /**
- * The targets every scenario runs on. The first is the reference, the real server: the others'
- * transcripts must equal its.
+ * The targets every scenario runs on. The first is the reference, the real server through the
+ * library's default driver (the TypeScript client): the others' transcripts must equal its. The
+ * real server through the C client (the optional `native` driver) must agree too, so that a
+ * difference between the two drivers shows as a failing conformance test, not in production.
  */
 import { SimulatorTarget } from './simulator-target.js';
 import type { ConformanceTargetFactory } from './target.js';
 import { ZookeeperTarget } from './zookeeper-target.js';
 
 export const targets: readonly ConformanceTargetFactory[] = [
-  { name: 'zookeeper', start: () => ZookeeperTarget.start() },
+  { name: 'zookeeper/typescript', start: () => ZookeeperTarget.start('zookeeper/typescript', 'typescript') },
+  { name: 'zookeeper/native', start: () => ZookeeperTarget.start('zookeeper/native', 'native') },
   { name: 'simulator', start: () => SimulatorTarget.start() },
 ];

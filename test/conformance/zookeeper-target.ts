@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isVirtualRuntimeInstalled } from '../../src/zookeeper/simulated/virtual-runtime.js';
-import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import { openSessionHandle, type ZkDriver } from '../../src/zookeeper/open-session-handle.js';
+import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 import type { Watcher } from '../../src/zookeeper/types.js';
 import { closeFromSecondClient } from '../support/expire-session.js';
 import { ProxyThread, type ThreadProxy } from '../support/proxy-thread.js';
@@ -24,13 +25,16 @@ const SESSION_TIMEOUT_MS = 6000;
  */
 const CONTAINER_SWEEP_FLAGS = ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=1000000'];
 
-/** One client of a scenario, behind its own proxy. */
+/** One client of a scenario, behind its own proxy, through `driver`. */
 class ProxiedClient extends RecordingClient {
-  readonly zk: ZooKeeperHandle;
+  readonly zk: SessionHandle;
 
-  constructor(readonly proxy: ThreadProxy) {
+  constructor(
+    readonly proxy: ThreadProxy,
+    driver: ZkDriver,
+  ) {
     super();
-    this.zk = new ZooKeeperHandle({ connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS }, this.listeners);
+    this.zk = openSessionHandle({ connectString: proxy.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS, driver }, this.listeners);
   }
 
   /** Drops the connection and holds every reconnection attempt, unsent, until `release()`. */
@@ -45,11 +49,16 @@ class ProxiedClient extends RecordingClient {
   }
 
   async close(): Promise<void> {
+    if (this.zk.isClosed) return;
     // From a macrotask: called inside the C client's processing (e.g. right after a reply, as
     // `await` resumes there), zookeeper_close only marks the handle and sends closeSession later.
     // From here it blocks until the server has answered, i.e. has ended the session.
     await new Promise((resolve) => setImmediate(resolve));
+    const from = this.events.length;
     this.zk.close();
+    // The C client's close has returned after the server's answer (and reported `closed:0`); the
+    // TypeScript driver reports `closed:0` once closeSession is answered, i.e. the session is over.
+    await this.next('closed:0', from);
   }
 }
 
@@ -58,13 +67,14 @@ class ZookeeperEnv implements ScenarioEnv {
 
   constructor(
     private readonly server: ZkServer,
-    private readonly admin: ZooKeeperHandle,
+    private readonly admin: SessionHandle,
     private readonly proxies: ProxyThread,
+    private readonly driver: ZkDriver,
     readonly root: string,
   ) {}
 
   async open(options: { auth?: { scheme: string; credentials: string } } = {}): Promise<ScenarioClient> {
-    const client = new ProxiedClient(await this.proxies.proxy('127.0.0.1', this.server.port));
+    const client = new ProxiedClient(await this.proxies.proxy('127.0.0.1', this.server.port), this.driver);
     this.clients.push(client);
     // Before the connection, as ZkSession does: the C client sends it right after the handshake.
     // Added later, it is sent only with the next request or ping (a third of the session timeout).
@@ -126,26 +136,27 @@ class ZookeeperEnv implements ScenarioEnv {
   }
 }
 
+/** The real server, every scenario client (and the admin session) through `driver`. */
 export class ZookeeperTarget implements ConformanceTarget {
-  readonly name = 'zookeeper';
-
   private constructor(
+    readonly name: string,
     private readonly server: ZkServer,
-    private readonly admin: ZooKeeperHandle,
+    private readonly admin: SessionHandle,
     private readonly proxies: ProxyThread,
+    private readonly driver: ZkDriver,
   ) {}
 
-  static async start(): Promise<ZookeeperTarget> {
+  static async start(name: string, driver: ZkDriver): Promise<ZookeeperTarget> {
     const server = await ZkServer.start({ heap: '128m', jvmArgs: CONTAINER_SWEEP_FLAGS });
     try {
       let connected!: () => void;
       const ready = new Promise<void>((resolve) => (connected = resolve));
-      const admin = new ZooKeeperHandle(
-        { connectString: server.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS },
+      const admin = openSessionHandle(
+        { connectString: server.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS, driver },
         { onConnected: () => connected(), onConnecting: () => undefined, onClosed: () => undefined },
       );
       await withTimeout(ready, EVENT_WAIT_MS, `no admin session to ${server.connectString}`);
-      return new ZookeeperTarget(server, admin, ProxyThread.start());
+      return new ZookeeperTarget(name, server, admin, ProxyThread.start(), driver);
     } catch (error) {
       await server.dispose();
       throw error;
@@ -155,7 +166,7 @@ export class ZookeeperTarget implements ConformanceTarget {
   async run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T> {
     // The suite runs one target at a time; inside a simulation, this target's waits would be virtual.
     if (isVirtualRuntimeInstalled()) throw new Error('the real-server target cannot run while a simulation has the virtual runtime installed');
-    const env = new ZookeeperEnv(this.server, this.admin, this.proxies, `/conformance-${randomUUID()}`);
+    const env = new ZookeeperEnv(this.server, this.admin, this.proxies, this.driver, `/conformance-${randomUUID()}`);
     await this.admin.create(env.root);
     try {
       return await scenario(env);

@@ -14,6 +14,7 @@ import { FaultySession } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 /** One sequence for every recorded value of a test: "A's false came before B's true" is a comparison of numbers. */
 let sequence = 0;
@@ -81,7 +82,7 @@ export class Kit {
   ) {}
 
   async session(connectString = this.connect, sessionTimeoutMs = 2000): Promise<ZkSession> {
-    const session = new ZkSession({ connectString, sessionTimeoutMs, connectTimeoutMs: 10_000 });
+    const session = new ZkSession(withTestDriver({ connectString, sessionTimeoutMs, connectTimeoutMs: 10_000 }));
     this.sessions.push(session);
     await session.connect();
     return session;

@@ -12,6 +12,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { handOverRehearsal, rehearseHandOver } from '../../src/recipes/election/hand-over-rehearsal.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 const silent = { log() {}, error() {}, warn() {}, debug() {}, verbose() {} };
 const DIR = '/rehearsal/elections/hand-over';
@@ -36,7 +37,7 @@ describe('hand-over rehearsal', () => {
 
   it('does not run when the module says warmUpHandOver: false', async () => {
     app = await Test.createTestingModule({
-      imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: { warmUpHandOver: false } })],
+      imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), root: testRoot(), election: { warmUpHandOver: false } }))],
     })
       .setLogger(silent)
       .compile();
@@ -45,7 +46,7 @@ describe('hand-over rehearsal', () => {
   });
 
   it("runs once per process, from the first bootstrap of a module with an election", async () => {
-    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: {} })] })
+    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), root: testRoot(), election: {} }))] })
       .setLogger(silent)
       .compile();
     await app.init();
@@ -53,7 +54,7 @@ describe('hand-over rehearsal', () => {
     assert.ok(rehearsal, 'started on bootstrap');
     await rehearsal;
     await app.close();
-    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), election: {} })] })
+    app = await Test.createTestingModule({ imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), root: testRoot(), election: {} }))] })
       .setLogger(silent)
       .compile();
     await app.init();

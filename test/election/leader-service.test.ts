@@ -23,6 +23,7 @@ import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { Recorder } from './election-kit.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 @Injectable()
 class Jobs {
@@ -54,7 +55,7 @@ async function startApp(options: Partial<ZkLockModuleOptions>, providers: Provid
   class AppModule {}
   const module: DynamicModule = {
     module: AppModule,
-    imports: [ZkLockModule.forRoot({ connect: sharedConnect(), sessionTimeoutMs: 2000, drainTimeoutMs: 500, ...options })],
+    imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), sessionTimeoutMs: 2000, drainTimeoutMs: 500, ...options }))],
     providers,
   };
   const app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
@@ -150,7 +151,7 @@ describe('LeaderService', () => {
     }
     // A testing module, so that the session opened before the failure can still be closed.
     const moduleRef = await Test.createTestingModule({
-      imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), sessionTimeoutMs: 2000 })],
+      imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), root: testRoot(), sessionTimeoutMs: 2000 }))],
       providers: [Jobs, OtherRepair],
     })
       .setLogger({ log() {}, error() {}, warn() {} })

@@ -23,6 +23,7 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { Kit, Recorder } from './election-kit.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 @Injectable()
 class Reports {
@@ -76,7 +77,7 @@ async function startApp(options: Partial<ZkLockModuleOptions>, providers: Provid
   class AppModule {}
   const module: DynamicModule = {
     module: AppModule,
-    imports: [ZkLockModule.forRoot({ connect: sharedConnect(), sessionTimeoutMs: 2000, drainTimeoutMs: 500, election: {}, ...options })],
+    imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), sessionTimeoutMs: 2000, drainTimeoutMs: 500, election: {}, ...options }))],
     providers,
   };
   const app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });

@@ -19,6 +19,7 @@ import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { sharedConnect, testRoot } from './election-cluster.js';
 import { type Kit, kitPerTest, Recorder } from './election-kit.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 const newKit = kitPerTest();
 
@@ -142,7 +143,7 @@ async function startApp(root: string, identity: string): Promise<INestApplicatio
   class AppModule {}
   const module: DynamicModule = {
     module: AppModule,
-    imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root, identity, sessionTimeoutMs: 2000, drainTimeoutMs: DRAIN_TIMEOUT_MS })],
+    imports: [ZkLockModule.forRoot(withTestDriver({ connect: sharedConnect(), root, identity, sessionTimeoutMs: 2000, drainTimeoutMs: DRAIN_TIMEOUT_MS }))],
     providers: [Quitter],
   };
   const app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });

@@ -21,6 +21,7 @@ import { closeFromSecondClient } from '../support/expire-session.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { withTimeout } from '../support/wait.js';
 import { fourLetterWord } from '../support/zk-server.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 /** The shared server the runner started (`scripts/run-tests.mjs`). */
 export function sharedConnect(): string {
@@ -35,7 +36,7 @@ export function testRoot(): string {
 }
 
 export async function openSession(connectString: string, sessionTimeoutMs = 4000): Promise<ZkSession> {
-  const session = new ZkSession({ connectString, sessionTimeoutMs, connectTimeoutMs: 15_000 });
+  const session = new ZkSession(withTestDriver({ connectString, sessionTimeoutMs, connectTimeoutMs: 15_000 }));
   await session.connect();
   return session;
 }
@@ -95,7 +96,7 @@ export async function firedWatches(connectString: string): Promise<number> {
 
 /** A Nest application context with ZkLockModule and the given providers. Close it with `app.close()`. */
 export async function startLockApp(options: ZkLockModuleOptions, providers: Provider[], imports: (DynamicModule | Type)[] = []): Promise<INestApplicationContext> {
-  @Module({ imports: [ZkLockModule.forRoot(options), ...imports], providers })
+  @Module({ imports: [ZkLockModule.forRoot(withTestDriver(options)), ...imports], providers })
   class LockTestModule {}
   return NestFactory.createApplicationContext(LockTestModule, { logger: false });
 }

@@ -11,11 +11,12 @@ import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { withTimeout } from '../support/wait.js';
 import { freePorts } from '../support/zk-server.js';
 import { runFixture } from '../fixtures/session-helpers.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 async function connectError(connectString: string): Promise<ConnectTimeoutError> {
   const logged: string[] = [];
   const logger = { log: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
-  const session = new ZkSession({ connectString, sessionTimeoutMs: 2000, connectTimeoutMs: 500, logger });
+  const session = new ZkSession(withTestDriver({ connectString, sessionTimeoutMs: 2000, connectTimeoutMs: 500, logger }));
   const error = await withTimeout(session.connect(), 5000, 'connect() outlived its bound').then(
     () => assert.fail(`connected to ${connectString}`),
     (error: unknown) => error,

@@ -11,6 +11,7 @@ import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { withTimeout } from '../support/wait.js';
 import { freePorts } from '../support/zk-server.js';
 import { runFixture, StateRecorder } from '../fixtures/session-helpers.js';
+import { withTestDriver } from '../support/test-driver.js';
 
 /** Resource types by count, e.g. { Timeout: 2, TCPSocketWrap: 1 }. */
 function resourceCounts(): Map<string, number> {
@@ -24,7 +25,7 @@ describe('ZkSession.connect on a dead address', () => {
     const [port] = await freePorts(1);
     const connectString = `127.0.0.1:${port}`;
     const before = resourceCounts();
-    const session = new ZkSession({ connectString, sessionTimeoutMs: 2000, connectTimeoutMs: 1000 });
+    const session = new ZkSession(withTestDriver({ connectString, sessionTimeoutMs: 2000, connectTimeoutMs: 1000 }));
     const recorder = new StateRecorder(session);
 
     const error = await withTimeout(session.connect(), 3000, 'connect() outlived its bound').then(

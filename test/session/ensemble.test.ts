@@ -4,9 +4,10 @@
  * node survives. First the member the client is connected to is killed; then, after it rejoined,
  * the leader, which also drops the followers' clients while a new leader is elected.
  *
- * Each step uses its own session, opened after the restart: the `zookeeper` package opens its
- * sockets without CLOEXEC, so a server spawned while a session is connected inherits that socket,
- * and the client's next reconnection then fails (see the `todo` test in reconnect.test.ts).
+ * Each step uses its own session, opened after the restart: on the native driver the `zookeeper`
+ * package opens its sockets without CLOEXEC, so a server spawned while a session is connected
+ * inherits that socket, and the client's next reconnection then fails (see the skipped-on-native
+ * test in reconnect.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -11,8 +11,10 @@ import { ZkLockError } from '../../src/errors/zk-lock.error.js';
 import { ZooKeeperError, type ZooKeeperErrorName } from '../../src/errors/zookeeper.error.js';
 import { CREATOR_ALL_ACL, ZK_PERMS } from '../../src/zookeeper/types.js';
 import { ZkSession, type ZkSessionOptions } from '../../src/zookeeper/supervised-session.js';
-import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import { openSessionHandle } from '../../src/zookeeper/open-session-handle.js';
+import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { TEST_DRIVER } from '../support/test-driver.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { expireFromSecondClient, firstHostPort, randomRoot, SessionPool, sharedConnectString, StateRecorder } from '../fixtures/session-helpers.js';
 
@@ -147,7 +149,7 @@ describe('ZkSession typed errors', () => {
     await rejectsWith(alice.setAcl(root, []), 'INVALIDACL', 'setAcl', root);
   });
 
-  it('maps CONNECTIONLOSS for a request in flight at a reset, and a connection error for one sent into a partition', async () => {
+  it('maps CONNECTIONLOSS for a request in flight at a reset, OPERATIONTIMEOUT for one sent into a partition', async () => {
     const proxy = await proxied();
     const session = await pool.open({ connectString: proxy.connectString });
     const root = randomRoot();
@@ -165,11 +167,11 @@ describe('ZkSession typed errors', () => {
     assert.equal((await session.exists(root))?.ephemeralOwner, '0');
 
     // Sent into a partition: the client gives up on the connection after 2/3 of the timeout and
-    // fails what it had sent, as CONNECTIONLOSS (ours, like Java's) or OPERATIONTIMEOUT (the C client's code for it).
+    // fails what it had sent with OPERATIONTIMEOUT, the C client's code for a timed-out connection
+    // (ours uses it too).
     const recorder = new StateRecorder(session);
     proxy.cut();
-    const timedOutCode = session.driver === 'native' ? 'OPERATIONTIMEOUT' : 'CONNECTIONLOSS';
-    const timedOut = await rejectsWith(withTimeout(session.exists(root), 4000, 'request into a partition never failed'), timedOutCode, 'exists', root);
+    const timedOut = await rejectsWith(withTimeout(session.exists(root), 4000, 'request into a partition never failed'), 'OPERATIONTIMEOUT', 'exists', root);
     assert.equal(timedOut.isConnectionError, true);
     assert.equal(timedOut.isSessionGone, false);
     assert.ok(recorder.states.includes('suspended'), `suspended is reported (${recorder.states.join(' -> ')})`);
@@ -215,21 +217,22 @@ describe('ZkSession typed errors', () => {
 
     // A bare handle whose session is dead: it closes itself and then refuses every request.
     let queued!: Promise<unknown>;
-    let dead!: ZooKeeperHandle;
+    let dead!: SessionHandle;
     const closed = new Promise<number>((resolve) => {
-      const client = new ZooKeeperHandle(
-        { connectString: sharedConnectString(), sessionTimeoutMs: 2000 },
+      const client = openSessionHandle(
+        { connectString: sharedConnectString(), sessionTimeoutMs: 2000, driver: TEST_DRIVER },
         { onConnected() {}, onConnecting() {}, onClosed: (code) => resolve(code) },
-        { id: oldId, password: 'ff'.repeat(16) },
+        { id: oldId, password: 'FF'.repeat(16) },
       );
-      // Queued before the server's verdict: the package fails it with CLOSING when the handle dies.
+      // Queued before the server's verdict: the package fails it with CLOSING when the handle dies;
+      // the TypeScript driver with SESSIONEXPIRED, the verdict itself (as the Java client does).
       queued = client.exists('/');
       queued.catch(() => undefined); // asserted below
       dead = client;
     });
     try {
       assert.equal(await withTimeout(closed, 5000, 'dead session never reported'), -112);
-      const pending = await rejectsWith(queued, 'CLOSING', 'exists', '/');
+      const pending = await rejectsWith(queued, TEST_DRIVER === 'native' ? 'CLOSING' : 'SESSIONEXPIRED', 'exists', '/');
       assert.equal(pending.isSessionGone, true);
       const after = await rejectsWith(dead.exists('/'), 'INVALIDSTATE', 'exists', '/');
       assert.equal(after.isSessionGone, true);
@@ -245,14 +248,11 @@ describe('ZkSession typed errors', () => {
     inFlight.catch(() => undefined);
     session.close();
     assert.equal(session.state, 'closed');
-    // A request still in flight at close() settles, never hangs: the C client fails it as CLOSING;
-    // ours sends closeSession behind it, so the server answers it first.
-    if (session.driver === 'native') {
-      const closing = await rejectsWith(withTimeout(inFlight, 2000, 'in-flight request hangs after close'), 'CLOSING', 'getData', '/');
-      assert.equal(closing.isSessionGone, true);
-    } else {
-      assert.ok((await withTimeout(inFlight, 2000, 'in-flight request hangs after close')).stat, 'answered before the close');
-    }
+    // A request still in flight at close() is settled, never left hanging: the package fails it as
+    // CLOSING; the TypeScript driver sends closeSession behind it, and the server answers in order.
+    const settled = withTimeout(inFlight, 2000, 'in-flight request hangs after close');
+    if (TEST_DRIVER === 'native') assert.equal((await rejectsWith(settled, 'CLOSING', 'getData', '/')).isSessionGone, true);
+    else assert.ok((await settled).stat, 'answered before the session ended');
     const requests = [() => session.create(root), () => session.getData(root), () => session.exists(root), () => session.delete(root), () => session.sync('/')];
     for (const request of requests) {
       await assert.rejects(request(), (error) => {

@@ -21,10 +21,11 @@ import {
   whoAmIOp,
   type Operation,
 } from './operations.js';
+import { isValidPath } from './path-check.js';
 import { ProtocolSession } from './protocol-session.js';
 import { parseSessionIdHex, sessionIdHex } from './records.js';
 import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
-import { WatchRegistry } from './watch-registry.js';
+import { WatchRegistry, type WatchKind } from './watch-registry.js';
 
 export interface ProtocolHandleOptions {
   /** `host:port[,host:port...][/chroot]` */
@@ -38,9 +39,14 @@ export interface ProtocolHandleOptions {
   readonly random?: () => number;
 }
 
-const NONODE = -101;
 /** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
 const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
+const BAD_ARGUMENTS = -8;
+const NO_NODE = -101;
+/** A path as sent, and whether it names a sequential create (which may end with '/'). */
+type PathCheck = readonly [path: string, sequential: boolean];
+/** Sequential create modes (2, 3, 6) have the sequence bit. */
+const isSequential = (flags: number): boolean => (flags & 2) !== 0;
 
 /**
  * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
@@ -100,11 +106,9 @@ export class ProtocolHandle implements SessionHandle {
     return sessionIdHex(this.session.id);
   }
 
-  /**
-   * Upper-case hex, as the `zookeeper` package gives it: its parser reads only '0'-'9' and 'A'-'F'
-   * (node-zk.cpp `hexToFourBits`), so a lower-case password resumed there is wrong, and expires.
-   */
   get sessionPassword(): string {
+    // Upper case, as the `zookeeper` package gives it: its binding decodes only '0'-'9' and 'A'-'F'
+    // (lower-case digits become other bytes), so a password of ours resumes with either driver.
     return this.session.passwordBytes.toString('hex').toUpperCase();
   }
 
@@ -142,38 +146,27 @@ export class ProtocolHandle implements SessionHandle {
 
   /** Creates a znode and answers with its stat too (`create2`): no read needed to learn its version or czxid. */
   async create2(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent', acl: readonly ZkAcl[] = OPEN_ACL_UNSAFE): Promise<{ path: string; stat: ZkStat }> {
-    const created = await this.request(createOp(this.toServer(path), data ?? Buffer.alloc(0), acl, CreateFlag[mode]), path);
+    const flags = CreateFlag[mode];
+    const created = await this.request(createOp(this.toServer(path), data ?? Buffer.alloc(0), acl, flags), path, [[this.toServer(path), isSequential(flags)]]);
     return { path: this.fromServer(created.path), stat: created.stat };
   }
 
   getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.request(getChildrenOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'child'));
+    return this.request(getChildrenOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'child'));
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    return this.request(getDataOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'data'));
+    return this.request(getDataOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data'));
   }
 
   async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
     try {
-      return await this.request(existsOp(this.toServer(path), !!watcher), path, this.watchOnReply(path, watcher, 'exists'));
+      return await this.request(existsOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data', 'exist'));
     } catch (error) {
       // NONODE is an answer, not a failure; the server set a watch for the node's creation.
-      if (ZooKeeperError.is(error, 'NONODE')) return null;
-      throw error;
+      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+      return null;
     }
-  }
-
-  /**
-   * Registers `watcher` as the reply is read (`ProtocolSession.send`), where the server set its
-   * watch: on success; for exists also on NONODE, as a watch for the node's creation.
-   */
-  private watchOnReply(path: string, watcher: Watcher | undefined, request: 'data' | 'child' | 'exists'): ((err: number) => void) | undefined {
-    if (!watcher) return undefined;
-    return (err) => {
-      if (err === 0) this.watches.add(request === 'child' ? 'child' : 'data', path, watcher);
-      else if (err === NONODE && request === 'exists') this.watches.add('exist', path, watcher);
-    };
   }
 
   setData(path: string, data: Buffer, version: number): Promise<ZkStat> {
@@ -198,17 +191,20 @@ export class ProtocolHandle implements SessionHandle {
 
   /** All or nothing: see `MultiResult` for what a failed transaction answers. */
   async multi(ops: readonly MultiOp[]): Promise<MultiResult[]> {
-    const results = await this.request(multiOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+    const sent = ops.map((op) => ({ ...op, path: this.toServer(op.path) }));
+    const checks = sent.map((op): PathCheck => [op.path, op.type === 'create' && isSequential(op.flags)]);
+    const results = await this.request(multiOp(sent), ops[0]?.path, checks);
     return results.map((result) => (result.type === 'create' ? { ...result, path: this.fromServer(result.path) } : result));
   }
 
   multiRead(ops: readonly ReadOp[]): Promise<ReadResult[]> {
-    return this.request(multiReadOp(ops.map((op) => ({ ...op, path: this.toServer(op.path) }))), ops[0]?.path);
+    const sent = ops.map((op) => ({ ...op, path: this.toServer(op.path) }));
+    return this.request(multiReadOp(sent), ops[0]?.path, sent.map((op): PathCheck => [op.path, false]));
   }
 
   /** A watch that fires on every change of `path` (or, `recursive`, of any node below it) until removed. */
   async addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
-    await this.request(addWatchOp(this.toServer(path), recursive), path, (err) => {
+    await this.request(addWatchOp(this.toServer(path), recursive), path, undefined, (err) => {
       if (err === 0) this.watches.addPersistent(path, recursive, listener);
     });
   }
@@ -234,7 +230,28 @@ export class ProtocolHandle implements SessionHandle {
     return this.request(whoAmIOp(), undefined);
   }
 
-  private request<T>(op: Operation<T>, displayPath: string | undefined, onReply?: (err: number) => void): Promise<T> {
+  /**
+   * Registers `watcher` as the read's reply is read (see `ProtocolSession.send`'s `onReply`): the
+   * server set a `kind` watch on success, and an `ifMissing` one (exists: for the creation) on NONODE.
+   */
+  private watchOnReply(path: string, watcher: Watcher | undefined, kind: WatchKind, ifMissing?: WatchKind): ((err: number) => void) | undefined {
+    if (!watcher) return undefined;
+    return (err) => {
+      if (err === 0) this.watches.add(kind, path, watcher);
+      else if (err === NO_NODE && ifMissing) this.watches.add(ifMissing, path, watcher);
+    };
+  }
+
+  /** Sends `op`, unless one of its paths (as sent) fails the C client's check: see path-check.ts. */
+  private request<T>(
+    op: Operation<T>,
+    displayPath: string | undefined,
+    checks: readonly PathCheck[] = op.path === undefined ? [] : [[op.path, false]],
+    onReply?: (err: number) => void,
+  ): Promise<T> {
+    if (checks.some(([path, sequential]) => !isValidPath(path, sequential))) {
+      return Promise.reject(new ZooKeeperError(BAD_ARGUMENTS, op.name, displayPath, 'invalid path'));
+    }
     return this.session.send(op, displayPath, onReply);
   }
 

@@ -13,9 +13,14 @@ import type { Dialer, ServerAddress, ServerLink } from './server-link.js';
 
 /** Codes of `ZooKeeperError` this layer produces itself. */
 const CONNECTIONLOSS = -4;
+/** The connection was given up after a timeout: the C client's code (`zookeeper_interest`), so both drivers agree. */
+const OPERATIONTIMEOUT = -7;
 const SESSIONEXPIRED = -112;
 const AUTHFAILED = -115;
+/** Requests in flight or queued when the session ends. */
 const CLOSING = -116;
+/** Requests made after it ended: the C client's code for a dead handle (`is_unrecoverable`), so both drivers agree. */
+const INVALID_STATE = -9;
 /** Close codes of the handle events (the same as the `zookeeper` package's, see `native-binding.ts`). */
 export const CLOSED_BY_US = 0;
 export const CLOSED_EXPIRED = -112;
@@ -59,11 +64,11 @@ interface Pending {
   readonly xid: number;
   readonly op: Operation<unknown>;
   readonly displayPath: string | undefined;
-  /** Runs as the reply is read, before the promise settles: see `send`. */
-  readonly onReply?: (err: number) => void;
   sentAt: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** Called as the reply is read, with its error code (0: success), before any later frame is handled. */
+  readonly onReply?: (err: number) => void;
 }
 
 type State = 'connecting' | 'handshaking' | 'connected' | 'closing' | 'closed';
@@ -145,7 +150,7 @@ export class ProtocolSession {
    */
   send<T>(op: Operation<T>, displayPath = op.path, onReply?: (err: number) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.isClosed) return reject(new ZooKeeperError(CLOSING, op.name, displayPath, 'session closed'));
+      if (this.isClosed) return reject(new ZooKeeperError(INVALID_STATE, op.name, displayPath, 'session closed'));
       const pending: Pending = { xid: this.xid(), op, displayPath, onReply, sentAt: 0, resolve: resolve as (v: unknown) => void, reject };
       if (this.state === 'connected') this.write(pending);
       else this.outbox.push(pending);
@@ -155,7 +160,7 @@ export class ProtocolSession {
   /** Adds credentials: sent now if connected, and again first thing after every reconnection. */
   addAuth(scheme: string, credentials: Buffer): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (this.isClosed) return reject(new ZooKeeperError(CLOSING, 'addAuth', undefined, 'session closed'));
+      if (this.isClosed) return reject(new ZooKeeperError(INVALID_STATE, 'addAuth', undefined, 'session closed'));
       const pending: Pending = { xid: Xid.auth, op: authOperation, displayPath: scheme, sentAt: 0, resolve: () => resolve(), reject };
       const auth = { scheme, credentials, waiting: [pending] };
       this.auths.push(auth);
@@ -213,7 +218,7 @@ export class ProtocolSession {
     // Java's connectTimeout: the session timeout shared among the servers, for the link and the handshake.
     const connectTimeoutMs = this.timeout / this.hosts.size;
     this.timer = setTimeout(() => {
-      if (current() && this.state !== 'connected') this.drop(new Error(`no session from ${address.host}:${address.port} within ${Math.round(connectTimeoutMs)} ms`));
+      if (current() && this.state !== 'connected') this.drop(new Error(`no session from ${address.host}:${address.port} within ${Math.round(connectTimeoutMs)} ms`), OPERATIONTIMEOUT);
     }, Math.max(0, startedAt + connectTimeoutMs - performance.now()));
   }
 
@@ -282,8 +287,8 @@ export class ProtocolSession {
     }
     if (header.zxid > this.lastZxid) this.lastZxid = header.zxid;
     this.events.answered(pending.op.name, pending.sentAt, header.err);
-    pending.onReply?.(header.err);
     if (header.err !== 0 && !pending.op.readsErrors) {
+      pending.onReply?.(header.err);
       return pending.reject(new ZooKeeperError(header.err, pending.op.name, pending.displayPath));
     }
     let value: unknown;
@@ -295,6 +300,9 @@ export class ProtocolSession {
       pending.reject(new ZooKeeperError(CONNECTIONLOSS, pending.op.name, pending.displayPath, (error as Error).message));
       throw error;
     }
+    // Now, not when the caller resumes (a microtask later): a notification in the same chunk,
+    // right behind this reply, is dispatched before then, and must find the watch the read set.
+    pending.onReply?.(header.err);
     pending.resolve(value);
   }
 
@@ -364,7 +372,7 @@ export class ProtocolSession {
         this.silenceCheck = undefined;
         const silent = performance.now() - this.lastHeardAt;
         if (silent < readTimeoutMs) return this.armTimer();
-        this.drop(new Error(`no answer from the server for ${Math.round(silent)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`));
+        this.drop(new Error(`no answer from the server for ${Math.round(silent)} ms (read timeout ${Math.round(readTimeoutMs)} ms)`), OPERATIONTIMEOUT);
       });
       return;
     }
@@ -378,14 +386,18 @@ export class ProtocolSession {
     this.timer = setTimeout(() => this.armTimer(), Math.max(1, next - performance.now()));
   }
 
-  /** Gives the current connection up (a protocol error, a timeout): the session goes on elsewhere. */
-  private drop(reason: Error): void {
+  /**
+   * Gives the current connection up (a protocol error, a timeout): the session goes on elsewhere.
+   * Its requests fail with `err`: OPERATIONTIMEOUT after a timeout, as the C client fails them
+   * (the Java client says CONNECTIONLOSS); both are connection errors to the library.
+   */
+  private drop(reason: Error, err = CONNECTIONLOSS): void {
     const link = this.link;
-    this.linkLost(reason);
+    this.linkLost(reason, err);
     link?.close();
   }
 
-  private linkLost(reason: Error): void {
+  private linkLost(reason: Error, err = CONNECTIONLOSS): void {
     if (this.state === 'closing') return this.finish(CLOSED_BY_US);
     if (this.state === 'closed') return;
     const wasConnected = this.state === 'connected';
@@ -394,8 +406,8 @@ export class ProtocolSession {
     // server, not written to the link just lost (`connected` with no link threw a TypeError).
     this.state = 'connecting';
     this.clearTimer();
-    this.failAll(this.inFlight, CONNECTIONLOSS, reason.message);
-    this.failAll(this.outbox, CONNECTIONLOSS, reason.message);
+    this.failAll(this.inFlight, err, reason.message);
+    this.failAll(this.outbox, err, reason.message);
     // Each auth keeps its one waiter (a caller's, or none's): the packet is sent again first
     // thing on the next connection, and that reply answers it.
     if (wasConnected) this.events.disconnected(reason);

@@ -33,6 +33,10 @@ export const nodeScenarios = [
       sequentialChildOfEphemeral: await t.created(zk.create(at('e/x-'), null, 'ephemeral_sequential')),
       containerChild: await t.created(zk.create(at('box'), null, 'container')),
       childOfContainer: await t.created(zk.create(at('box/x'), null, 'ephemeral')),
+      // The C client's check lets a sequential create end with '/' (the number becomes the name)
+      // and refuses a '.' segment, which the server would answer with NONODE (no parent 'box/.').
+      sequentialTrailingSlash: await t.created(zk.create(at('box/'), null, 'persistent_sequential')),
+      dotSegment: await t.created(zk.create(at('box/./y'))),
     };
   }, {
     create: 'a',
@@ -63,6 +67,8 @@ export const nodeScenarios = [
     sequentialChildOfEphemeral: 'NOCHILDRENFOREPHEMERALS',
     containerChild: 'box',
     childOfContainer: 'box/x',
+    sequentialTrailingSlash: 'box/0000000001',
+    dotSegment: 'BADARGUMENTS',
   }),
 
   // Surprise: the suffix is not the parent's cversion as a client reads it. The server counts
