@@ -34,8 +34,10 @@ export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicat
   }
 
   /** Runs after every `onModuleDestroy` / `beforeApplicationShutdown`: locks and leadership are given up first. */
-  onApplicationShutdown(): void {
-    this.session.close();
+  async onApplicationShutdown(): Promise<void> {
+    const released = this.session.close();
     this.events.complete(); // after the session's `closed` state
+    // `app.close()` returns once the connection is gone too: nothing of ours is left open after it.
+    await released;
   }
 }

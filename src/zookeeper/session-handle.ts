@@ -24,7 +24,8 @@ export interface SessionHandle extends ZkClient {
   readonly isClosed: boolean;
   /** Watches set and not fired yet (one per watcher given). */
   readonly watcherCount: number;
-  close(): void;
+  /** Ends the session (closeSession); resolves once the driver has released its connection. */
+  close(): Promise<void>;
   /** Adds credentials to the session; the driver re-sends them after every reconnection. */
   addAuth(scheme: string, credentials: string): Promise<void>;
 

@@ -102,6 +102,8 @@ export class ZkSession implements ZkSessionClient {
   /** While `connect()` waits: the TLS refusals met so far, by server, and how to end the wait on them. */
   private startup: { tlsRefusals: Map<string, TlsHandshakeError>; refused: AbortController } | undefined;
   private readonly serverCount: number;
+  /** Resolves once `close()` has released the driver's connection. */
+  private released: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ZkSessionOptions) {
     // The module validates its options in full; used on its own (from JavaScript, say), a missing
@@ -262,9 +264,9 @@ export class ZkSession implements ZkSessionClient {
     });
   }
 
-  /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. */
-  close(): void {
-    if (this.state === 'closed') return;
+  /** Closes the session: its ephemeral nodes go at once; `state$` emits `closed` and completes. Resolves once the driver has released its connection. */
+  close(): Promise<void> {
+    if (this.state === 'closed') return this.released;
     clearTimeout(this.replaceTimer);
     clearTimeout(this.abandonTimer);
     this.abandonedCloser?.stop();
@@ -274,7 +276,8 @@ export class ZkSession implements ZkSessionClient {
     this.client = undefined;
     this.emit('closed');
     this.subject.complete();
-    client?.close();
+    this.released = client ? client.close() : Promise.resolve();
+    return this.released;
   }
 
   /**

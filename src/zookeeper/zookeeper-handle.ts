@@ -184,8 +184,10 @@ export class ZooKeeperHandle implements SessionHandle {
     return this.isClosed ? 0 : this.watches;
   }
 
-  close(): void {
+  /** The C client's close is synchronous: it waits (up to 1.5 s) for the server's answer itself. */
+  close(): Promise<void> {
     if (this.closedCode === undefined) this.handle.close();
+    return Promise.resolve();
   }
 
   create(path: string, data: Buffer | null = null, mode: CreateMode = 'persistent'): Promise<string> {

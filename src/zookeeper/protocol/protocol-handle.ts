@@ -132,8 +132,9 @@ export class ProtocolHandle implements SessionHandle {
     return this.watches.count;
   }
 
-  close(): void {
+  close(): Promise<void> {
     this.session.close();
+    return this.session.whenClosed;
   }
 
   addAuth(scheme: string, credentials: string): Promise<void> {

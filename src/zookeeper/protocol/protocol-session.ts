@@ -109,6 +109,9 @@ export class ProtocolSession {
   /** A read timeout seen by the timer, confirmed after the next socket read (see `armTimer`). */
   private silenceCheck: NodeJS.Immediate | undefined;
   private closeBound: NodeJS.Timeout | undefined;
+  private markClosed!: () => void;
+  /** Resolves once the session is over and its last connection's socket released (see `close`). */
+  readonly whenClosed = new Promise<void>((resolve) => (this.markClosed = resolve));
 
   constructor(
     private readonly options: ProtocolSessionOptions,
@@ -394,7 +397,7 @@ export class ProtocolSession {
   private drop(reason: Error, err = CONNECTIONLOSS): void {
     const link = this.link;
     this.linkLost(reason, err);
-    link?.close();
+    void link?.close();
   }
 
   private linkLost(reason: Error, err = CONNECTIONLOSS): void {
@@ -433,7 +436,7 @@ export class ProtocolSession {
     this.failAll(this.inFlight, CLOSING, 'session closed');
     const link = this.link;
     this.link = undefined;
-    link?.close();
+    void Promise.resolve(link?.close()).then(() => this.markClosed());
     this.events.closed(closeCode);
   }
 

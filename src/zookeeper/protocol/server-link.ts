@@ -18,8 +18,8 @@ export interface ServerLinkEvents {
 /** A byte stream to one server. */
 export interface ServerLink {
   send(frame: Buffer): void;
-  /** Ends the stream at once; `closed` still fires. */
-  close(): void;
+  /** Ends the stream at once (`closed` still fires); a promise, when given, says when its socket is released. */
+  close(): void | Promise<void>;
 }
 
 /**
@@ -39,6 +39,7 @@ export function socketDialer(tlsOptions?: ZkTlsOptions): Dialer {
       : net.connect({ host: address.host, port: address.port });
     socket.setNoDelay(true);
     let ended = false;
+    const released = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     const end = (error?: Error) => {
       if (ended) return;
       ended = true;
@@ -67,6 +68,7 @@ export function socketDialer(tlsOptions?: ZkTlsOptions): Dialer {
       close: () => {
         socket.destroy();
         end();
+        return released;
       },
     };
   };
