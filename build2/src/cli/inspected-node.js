@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=inspected-node.js.map

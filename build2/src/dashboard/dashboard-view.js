@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=dashboard-view.js.map

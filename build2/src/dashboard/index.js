@@ -1,5 +1,0 @@
-// The `nestjs-zk-lock/dashboard` entry point: a web page mounted into the application's HTTP
-// server, which the main entry point does not need.
-export { ZkLockDashboardModule } from './zk-lock-dashboard.module.js';
-export { CONFIRM_HEADER } from './dashboard.controller.js';
-//# sourceMappingURL=index.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=leadership-events.js.map

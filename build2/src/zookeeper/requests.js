@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=requests.js.map

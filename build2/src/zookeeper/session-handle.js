@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=session-handle.js.map

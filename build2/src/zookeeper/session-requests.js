@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=session-requests.js.map

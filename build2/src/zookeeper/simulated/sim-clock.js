@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=sim-clock.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=target.js.map
