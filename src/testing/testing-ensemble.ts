@@ -34,7 +34,7 @@ export interface QueuedNode {
  * checked every 60 s.
  */
 export class TestingEnsemble {
-  /** The one server's address (the simulator's binding never resolves it). */
+  /** The one server's address (the simulator's sockets never resolve it). */
   static readonly connectString = 'zk1.sim:2181';
 
   private readonly clock = new RealTimeClock({
@@ -104,7 +104,7 @@ export class TestingEnsemble {
       connectTimeoutMs: options.connectTimeoutMs,
       maxRecordBytes: options.maxRecordBytes,
       events,
-      binding: this.ensemble.binding,
+      dialer: this.ensemble.dialer,
     });
   }
 }

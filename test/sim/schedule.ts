@@ -4,6 +4,7 @@
  * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
  * end-state and liveness checks.
  */
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
@@ -65,6 +66,8 @@ export interface ScheduleConfig {
   readonly faultMs: number;
   readonly enabled: readonly FaultKind[];
   readonly plan: readonly PlannedFault[];
+  /** The client the processes run: the TypeScript one over simulated sockets (default), or the simulated C client. */
+  readonly driver: ZkDriver;
 }
 
 export interface ScheduleResult {
@@ -77,7 +80,7 @@ export interface ScheduleResult {
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
-export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[] } = {}): ScheduleConfig {
+export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver } = {}): ScheduleConfig {
   const r = new SimRandom(seed);
   const processes = r.between(2, 5);
   const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
@@ -98,7 +101,7 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   const syncLimitTicks = r.pick([5, 10, 20]);
   // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
   const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
-  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan };
+  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver: options.driver ?? 'typescript' };
 }
 
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
@@ -126,7 +129,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   });
   const timeout = config.sessionTimeoutMs;
   const oversize = config.enabled.includes('oversize');
-  const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+  const processConfig = { driver: config.driver, sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
   const processes: SimProcess[] = [];
   let spawned = 0;
   let faultsOver = false;

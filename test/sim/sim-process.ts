@@ -23,6 +23,7 @@ import { LockService, type WithLockOptions } from '../../src/services/lock.servi
 import type { WithLocksOptions } from '../../src/services/lock-set.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
@@ -44,6 +45,8 @@ export const REVOCABLE_LOCKS = [GUARDED_LOCK, PLAIN_LOCK, SET_LOCK] as const;
 export const SIM_ROOT = '/sim';
 
 export interface ProcessConfig {
+  /** `typescript`: `ProtocolHandle` over the ensemble's simulated sockets; `native`: `ZooKeeperHandle` over the simulated C client. */
+  readonly driver: ZkDriver;
   readonly sessionTimeoutMs: number;
   /** Largest record the process sends; above the ensemble's jute.maxbuffer in "oversize" schedules. */
   readonly maxRecordBytes?: number;
@@ -175,7 +178,7 @@ export class SimProcess {
       sessionTimeoutMs: options.sessionTimeoutMs,
       connectTimeoutMs: 60_000,
       maxRecordBytes: options.maxRecordBytes,
-      binding: this.ensemble.binding,
+      ...(this.config.driver === 'native' ? { binding: this.ensemble.binding } : { dialer: this.ensemble.dialer }),
     });
     this.session = session;
     session.state$.subscribe((change) => {

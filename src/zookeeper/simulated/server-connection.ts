@@ -10,6 +10,10 @@ export type ClientRequest =
   | { readonly op: 'getData' | 'exists' | 'getChildren'; readonly path: string; readonly watch: boolean }
   | { readonly op: 'getAcl'; readonly path: string; readonly watch?: false }
   | { readonly op: 'sync'; readonly path: string }
+  /** After a reconnection: fire the watches whose node changed after `relativeZxid`, set the others again. */
+  | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
+  /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */
+  | { readonly op: 'unimplemented'; readonly opCode: number }
   | WriteRequest;
 
 export interface ClientPacket {
@@ -20,7 +24,7 @@ export interface ClientPacket {
   answer(rc: number, value: unknown, zxid: bigint): void;
 }
 
-/** What a connection's client end is to the server: the simulated C client (`SimulatedHandle`). */
+/** What a connection's client end is to the server: the simulated C client (`SimulatedHandle`), or a socket of the TypeScript client (`SimulatedLink`). */
 export interface ConnectionClient {
   readonly actor: string;
   describe(): string;
