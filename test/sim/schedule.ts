@@ -11,11 +11,14 @@ import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensem
 import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
+import { SessionKeeping } from './session-keeping.js';
 import { ELECTION, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
   'disconnect',
   'lost-reply',
+  'blackhole',
+  'reorder',
   'partition',
   'follower-cut',
   'lag',
@@ -129,7 +132,9 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   });
   const timeout = config.sessionTimeoutMs;
   const oversize = config.enabled.includes('oversize');
-  const processConfig = { driver: config.driver, sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+  const keeping = new SessionKeeping(invariants, () => scheduler.now, timeout);
+  const onExpired = (actor: string, sessionId: string) => keeping.expired(actor, sessionId);
+  const processConfig = { driver: config.driver, onExpired, sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
   const processes: SimProcess[] = [];
   let spawned = 0;
   let faultsOver = false;
@@ -149,7 +154,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
   for (const fault of config.plan) {
     scheduler.schedule(fault.at, () => {
-      const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn });
+      const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn, driver: config.driver, keeping });
       if (applied) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
     }, `fault ${fault.kind}`);
   }
@@ -225,6 +230,9 @@ interface FaultContext {
   readonly live: SimProcess[];
   readonly timeout: number;
   readonly spawn: (delayMs: number) => void;
+  readonly driver: ZkDriver;
+  /** Told of each fault that may cost a process its session (see `SessionKeeping`). */
+  readonly keeping: SessionKeeping;
 }
 
 /** Applies one planned fault; false when it had nothing to strike. */
@@ -247,10 +255,27 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       say(`${process?.actor}'s next applied write loses its reply`);
       return connections.length > 0;
     }
+    case 'blackhole': {
+      // A stateful firewall or NAT forgets the connection: every packet of it is dropped, both
+      // ways, for good, and neither end is told. Only the client's read timeout gets it out.
+      const connections = process ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.close('fault: the path drops every packet of the connection', true);
+      say(`${process?.actor}'s connection goes silent for good`);
+      return connections.length > 0;
+    }
+    case 'reorder': {
+      // A stream that delivers two replies in swapped order (a buggy server or proxy): the client's
+      // xid check must drop the connection. Frames exist only between the TypeScript client and its link.
+      const connections = process && c.driver === 'typescript' ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.swapReplies = true;
+      say(`${process?.actor}'s next two replies arrive swapped`);
+      return connections.length > 0;
+    }
     case 'partition': {
       if (!process) return false;
       const ms = between(0.2 * timeout, 2 * timeout);
       ensemble.partition(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} cut off silently for ${ms} ms`);
       return true;
     }
@@ -266,12 +291,14 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       if (!follower || !ensemble.cutFollower(follower.id)) return false;
       const ms = between(0.3 * timeout, 3 * timeout);
       scheduler.schedule(ms, () => ensemble.reconnectFollower(follower.id), 'follower link heals');
+      c.keeping.excuse(undefined, ms);
       say(`server ${follower.id} cut off from the leader for ${ms} ms`);
       return true;
     }
     case 'lag': {
       const ms = between(50, 3000);
       ensemble.lag(member.id, ms);
+      c.keeping.excuse(undefined, ms);
       say(`server ${member.id} lags ${ms} ms`);
       return true;
     }
@@ -279,6 +306,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const ms = between(100, 5000);
       ensemble.setMemberUp(member.id, false);
       scheduler.schedule(ms, () => ensemble.setMemberUp(member.id, true), 'member up');
+      c.keeping.excuse(undefined, ms);
       say(`server ${member.id} down for ${ms} ms`);
       return true;
     }
@@ -296,6 +324,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const ms = between(1.2 * timeout, 2.5 * timeout);
       for (const connection of ensemble.connectionsOf(process.actor)) connection.close('fault: connection cut');
       ensemble.partition(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} disconnected and unreachable for ${ms} ms: its session expires meanwhile`);
       return true;
     }
@@ -304,6 +333,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       if (!process) return false;
       const ms = fault.kind === 'pause' ? between(0.2 * timeout, 2.5 * timeout) : between(20, 1500);
       scheduler.pause(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} ${fault.kind === 'pause' ? 'paused (SIGSTOP)' : 'blocks its event loop'} for ${ms} ms`);
       return true;
     }
@@ -329,6 +359,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
     }
     case 'wipe': {
       ensemble.wipe();
+      c.keeping.excuse(undefined, 0);
       c.invariants.newEra();
       say('every server restarted with an empty data directory');
       return true;

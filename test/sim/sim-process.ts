@@ -52,6 +52,8 @@ export interface ProcessConfig {
   readonly maxRecordBytes?: number;
   /** Chance that a checkpoint is larger than jute.maxbuffer (only in "oversize" schedules). */
   readonly oversizeChance: number;
+  /** Told when the process's session is reported expired (`SessionKeeping`). */
+  readonly onExpired?: (actor: string, sessionId: string) => void;
 }
 
 function describeError(error: unknown): string {
@@ -185,6 +187,7 @@ export class SimProcess {
       this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`);
       const lost = change.state === 'lost' || change.state === 'expired' || change.state === 'closed';
       if (lost || change.state === 'connected' || change.state === 'reconnected') this.sessionChanges.push({ at: this.scheduler.now, lost });
+      if (change.state === 'expired' && !this.crashed) this.config.onExpired?.(this.actor, change.sessionId ?? '?');
     });
     await this.track('connect', () => session.connect());
     // Leadership events: a step-down must follow a request (`Invariants.steppedDown`).

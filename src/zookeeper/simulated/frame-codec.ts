@@ -23,7 +23,8 @@ export function readConnectRequest(frame: Buffer): ConnectRequestRecord {
   r.int(); // protocolVersion
   const lastZxidSeen = r.long();
   const timeoutMs = r.int();
-  const sessionId = r.long();
+  // Jute longs are signed; the ensemble keeps session ids unsigned (a server id of 255 sets the top bit).
+  const sessionId = BigInt.asUintN(64, r.long());
   const password = r.buffer();
   if (r.remaining > 0) r.bool(); // readOnly: the simulated servers are never read-only
   r.end();

@@ -87,6 +87,8 @@ export class ServerConnection {
    * connection instead; `then` runs at that moment (the write is applied, the client not told).
    */
   loseReply: { when?: (request: WriteRequest) => boolean; then?: (request: WriteRequest) => void } | undefined;
+  /** Fault: the next two replies reach the client in swapped order (frame links only, see `SimulatedLink`). */
+  swapReplies = false;
 
   constructor(
     readonly member: Member,

@@ -42,6 +42,8 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
   private phase: 'dialing' | 'handshaking' | 'open' | 'closed' = 'dialing';
   private connection: ServerConnection | undefined;
   private session = 0n;
+  /** A reply held back by the `swapReplies` fault, delivered after the next one. */
+  private heldReply: Buffer | undefined;
   /** The server's framing of what the client writes (the server's bound is `jute.maxbuffer`, checked per packet). */
   private readonly decoder = new FrameDecoder(0x7fffffff);
 
@@ -153,7 +155,7 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
       bytes: frame.length,
       answer: (rc, value, zxid) => {
         if (traced) s.note(`← ${request.request.op} ${'path' in request.request ? request.request.path : ''} ${rc === 0 ? 'ok' : zerror(rc)}${describeReply(value)}`);
-        if (!request.badAuth) return this.deliver(writeReply(request, rc, value, zxid));
+        if (!request.badAuth) return this.deliverReply(writeReply(request, rc, value, zxid));
         // AUTHFAILED, then the server closes the connection (`ServerCnxn.sendCloseSession`).
         this.deliver(writeAuthFailed());
         this.serverCloses('authentication failed');
@@ -161,6 +163,21 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
     };
     // A refused auth packet still travels in order behind what the client wrote before it.
     this.connection!.send(request.badAuth ? { ...packet, request: { op: 'ping' } } : packet);
+  }
+
+  /** A reply; the `swapReplies` fault holds one back until the next is written. */
+  private deliverReply(frame: Buffer): void {
+    const held = this.heldReply;
+    if (held) {
+      this.heldReply = undefined;
+      this.deliver(frame);
+      if (this.isOpen) this.deliver(held);
+    } else if (this.connection?.swapReplies) {
+      this.connection.swapReplies = false;
+      this.heldReply = frame;
+    } else {
+      this.deliver(frame);
+    }
   }
 
   /** Bytes from the server, in this actor's step; now and then in two pieces. */
