@@ -34,7 +34,7 @@ export interface QueuedNode {
  * checked every 60 s.
  */
 export class TestingEnsemble {
-  /** The one server's address (the simulator's sockets never resolve it). */
+  /** The one server's address (the simulator's binding never resolves it). */
   static readonly connectString = 'zk1.sim:2181';
 
   private readonly clock = new RealTimeClock({
@@ -104,7 +104,9 @@ export class TestingEnsemble {
       connectTimeoutMs: options.connectTimeoutMs,
       maxRecordBytes: options.maxRecordBytes,
       events,
-      dialer: this.ensemble.dialer,
+      // The simulated C client, not the TypeScript driver: its pings and timeouts run on the
+      // ensemble's clock, which advanceTime() moves, and not on the global timers a test may fake.
+      binding: this.ensemble.binding,
     });
   }
 }
