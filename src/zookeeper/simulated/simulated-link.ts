@@ -39,7 +39,8 @@ export function simulatedDialer(host: LinkHost): Dialer {
  */
 export class SimulatedLink implements ServerLink, ConnectionClient {
   readonly actor: string;
-  private phase: 'dialing' | 'handshaking' | 'open' | 'closed' = 'dialing';
+  /** TCP connect, then the ConnectRequest awaited (`handshaking`) and answered (`waiting`), then requests. */
+  private phase: 'dialing' | 'handshaking' | 'waiting' | 'open' | 'closed' = 'dialing';
   private connection: ServerConnection | undefined;
   private session = 0n;
   /** A reply held back by the `swapReplies` fault, delivered after the next one. */
@@ -80,8 +81,9 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
       return this.serverCloses(`unframeable bytes: ${(error as Error).message}`);
     }
     for (const one of frames) {
-      if (this.phase === 'handshaking' && !this.connection) this.handshake(one);
-      else if (this.connection) this.request(one);
+      if (this.phase === 'handshaking') this.handshake(one);
+      else if (this.phase === 'open') this.request(one);
+      // While `waiting`: the client writes nothing before the ConnectResponse (its outbox waits).
     }
   }
 
@@ -114,6 +116,7 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
       if (!(error instanceof ZooKeeperProtocolError)) throw error;
       return this.lost(new Error(`${this.server} closed the connection: ${error.message}`));
     }
+    this.phase = 'waiting';
     // Cut off after the TCP connect: the handshake never arrives, the client's connect timeout decides.
     if (this.host.isPartitioned(this.actor)) return;
     this.session = request.sessionId;
@@ -124,7 +127,7 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
       this,
       handshake,
       (connection, result) => {
-        if (this.phase !== 'handshaking') return connection.close('client gave up on this attempt', true);
+        if (this.phase !== 'waiting') return connection.close('client gave up on this attempt', true);
         if (!result.ok) {
           // The server's last words: timeout 0 (the session is gone), then it closes the connection.
           this.deliver(writeConnectResponse(0, 0n, Buffer.alloc(16)));
