@@ -104,6 +104,8 @@ export class TestingEnsemble {
       connectTimeoutMs: options.connectTimeoutMs,
       maxRecordBytes: options.maxRecordBytes,
       events,
+      // The simulated C client, not the TypeScript driver: its pings and timeouts run on the
+      // ensemble's clock, which advanceTime() moves, and not on the global timers a test may fake.
       binding: this.ensemble.binding,
     });
   }

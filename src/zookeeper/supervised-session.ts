@@ -214,9 +214,9 @@ export class ZkSession implements ZkSessionClient {
       }
       if (timeout.signal.aborted && !this.isClosed) {
         this.close();
-        // A given binding (a simulation) has no address to probe.
-        const { summary, cause } = this.options.binding
-          ? { summary: 'the given binding connected no session', cause: undefined }
+        // A given binding or dialer (a simulation) has no address to probe.
+        const { summary, cause } = this.options.binding || this.options.dialer
+          ? { summary: `the given ${this.options.binding ? 'binding' : 'dialer'} connected no session`, cause: undefined }
           : await diagnoseConnect(connectString, Math.min(connectTimeoutMs, 2000));
         throw new ConnectTimeoutError(connectString, connectTimeoutMs, summary, { cause });
       }

@@ -14,6 +14,8 @@
  *   --mutants            every mutant in turn, each for up to --duration seconds: the mutation table
  *                        (with --faults, only those fault kinds)
  *   --list-mutants
+ *   --driver NAME        typescript (default: the library's client over simulated sockets) or
+ *                        native (ZooKeeperHandle over the simulated C client)
  *
  * Nothing sleeps: every timer runs on the simulator's clock, so a seed fully determines a run.
  */
@@ -21,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
+import { ZK_DRIVERS, type ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import { prepareMutant, listMutants } from './mutant-build.js';
 import { MUTANTS } from './mutants.js';
 import { FAULT_KINDS, planSchedule, runSchedule, type FaultKind, type ScheduleConfig, type ScheduleResult } from './schedule.js';
@@ -56,7 +59,7 @@ async function explore(): Promise<number> {
   const label = args.appliedMutant ? `mutant ${args.appliedMutant}` : 'main';
   console.log(`simulation (${label}): seeds from ${first}, for ${args.duration} s${args.faults ? `, faults ${args.faults.join(',')}` : ''}`);
   for (let seed = first; performance.now() - started < budgetMs; seed++) {
-    const result = await runSchedule(planSchedule(seed >>> 0, { only: args.faults }));
+    const result = await runSchedule(planSchedule(seed >>> 0, { only: args.faults, driver: args.driver }));
     schedules++;
     steps += result.steps;
     simulatedMs += result.simulatedMs;
@@ -84,7 +87,7 @@ async function explore(): Promise<number> {
 
 /** Replays one seed (its trace, unless --quiet), optionally shrunk. */
 async function replay(seed: number): Promise<number> {
-  let config: ScheduleConfig = planSchedule(seed, { only: args.faults });
+  let config: ScheduleConfig = planSchedule(seed, { only: args.faults, driver: args.driver });
   if (args.onlyFaults) config = { ...config, plan: config.plan.filter((_, i) => args.onlyFaults!.includes(i)) };
   if (args.shrink) {
     const shrunk = await shrinkSchedule(config, (line) => console.log(line));
@@ -121,7 +124,7 @@ function mutationTable(): number {
   for (const mutant of MUTANTS) {
     const build = prepareMutant(mutant.name, projectRoot);
     const started = performance.now();
-    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : [])], {
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : []), '--driver', args.driver], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
@@ -137,7 +140,7 @@ function mutationTable(): number {
 }
 
 function describeConfig(c: ScheduleConfig): string {
-  return `seed ${c.seed}: ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+  return `seed ${c.seed} (${c.driver} driver): ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
 }
 
 interface Args {
@@ -152,10 +155,11 @@ interface Args {
   appliedMutant?: string;
   mutants: boolean;
   listMutants: boolean;
+  driver: ZkDriver;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { duration: 60, quiet: false, shrink: false, mutants: false, listMutants: false };
+  const args: Args = { duration: 60, quiet: false, shrink: false, mutants: false, listMutants: false, driver: 'typescript' };
   const value = (i: number) => {
     const v = argv[i + 1];
     if (v === undefined) throw new Error(`${argv[i]} needs a value`);
@@ -185,6 +189,12 @@ function parseArgs(argv: string[]): Args {
       case '--applied-mutant': args.appliedMutant = value(i++); break;
       case '--mutants': args.mutants = true; break;
       case '--list-mutants': args.listMutants = true; break;
+      case '--driver': {
+        const driver = value(i++);
+        if (!(ZK_DRIVERS as readonly string[]).includes(driver)) throw new Error(`unknown driver ${driver}; known: ${ZK_DRIVERS.join(', ')}`);
+        args.driver = driver as ZkDriver;
+        break;
+      }
       default: throw new Error(`unknown option ${argv[i]} (see test/sim/main.ts)`);
     }
   }

@@ -319,4 +319,41 @@ export const MUTANTS: readonly Mutant[] = [
       { file: 'zookeeper/supervised-session.js', find: "beat: () => void this.client?.sync('/').catch(() => undefined),", replace: "beat: () => void this.client?.exists('/').catch(() => undefined)," },
     ],
   },
+  // The TypeScript client's own mistakes (issue 30): the simulation runs it over simulated sockets.
+  {
+    // ClientCnxn.primeConnection sends SetWatches right after the handshake; forgetting it is the classic.
+    name: 'watches-not-restored',
+    defect:
+      "After a reconnection the client does not send setWatches, so the watches it had (a waiter's on its predecessor) are gone at the server while the client still waits on them: a deletion during or after the disconnection wakes nobody: every call settles once the faults are over.",
+    patches: [
+      {
+        file: 'zookeeper/protocol/protocol-session.js',
+        find: 'if (Object.values(watches).some((paths) => paths.length > 0)) {',
+        replace: 'if (false) {',
+      },
+    ],
+  },
+  {
+    // The read timeout of ClientCnxn.SendThread (2/3 of the session timeout without hearing anything).
+    name: 'no-read-timeout',
+    defect:
+      'The client never gives up a connection it hears nothing from, so a silent server (a partition, a server that stopped answering) keeps it, neither reconnecting elsewhere nor telling ZkSession that it is disconnected: every call settles once the faults are over.',
+    patches: [{ file: 'zookeeper/protocol/protocol-session.js', find: 'if (silentFor >= readTimeoutMs) {', replace: 'if (false) {' }],
+  },
+  {
+    // The ping half of the same timer: a client that only sends when the application does.
+    name: 'no-ping',
+    defect:
+      'The client never pings, so an idle session is touched by nobody, the leader expires it while the client believes it connected, and its read timeout drops the connection it never hears from: holders and leaders lose their sessions for nothing: every call settles once the faults are over.',
+    patches: [{ file: 'zookeeper/protocol/protocol-session.js', find: 'if (now >= pingAt) {', replace: 'if (false) {' }],
+    survives:
+      "ZkSession's leader heartbeat (leader-heartbeat.ts) sends a sync whenever nothing went through the leader for a sixth of the timeout, twice as often as the client would ping: the session is touched and the connection heard from without a single ping. The ping matters to a ProtocolHandle used without ZkSession, which the simulation does not run",
+  },
+  {
+    // ClientCnxn.readResponse's "Xid out of order" check.
+    name: 'replies-matched-by-arrival',
+    defect:
+      "A reply is taken for the answer to the oldest request in flight whatever its xid, so a stream that delivers replies out of order (the reorder fault) hands one request's answer to another (a listing of one lock directory to a waiter of another): no two holders of a lock, and no call hangs.",
+    patches: [{ file: 'zookeeper/protocol/protocol-session.js', find: 'if (!pending || pending.xid !== header.xid) {', replace: 'if (!pending) {' }],
+  },
 ];

@@ -4,17 +4,21 @@
  * fresh simulated ensemble, from start-up through faults, healing, draining and shutdown, to the
  * end-state and liveness checks.
  */
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
+import { SessionKeeping } from './session-keeping.js';
 import { ELECTION, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
   'disconnect',
   'lost-reply',
+  'blackhole',
+  'reorder',
   'partition',
   'follower-cut',
   'lag',
@@ -65,6 +69,8 @@ export interface ScheduleConfig {
   readonly faultMs: number;
   readonly enabled: readonly FaultKind[];
   readonly plan: readonly PlannedFault[];
+  /** The client the processes run: the TypeScript one over simulated sockets (default), or the simulated C client. */
+  readonly driver: ZkDriver;
 }
 
 export interface ScheduleResult {
@@ -77,7 +83,7 @@ export interface ScheduleResult {
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
-export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[] } = {}): ScheduleConfig {
+export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver } = {}): ScheduleConfig {
   const r = new SimRandom(seed);
   const processes = r.between(2, 5);
   const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
@@ -98,7 +104,7 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   const syncLimitTicks = r.pick([5, 10, 20]);
   // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
   const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
-  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan };
+  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver: options.driver ?? 'typescript' };
 }
 
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
@@ -126,7 +132,9 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   });
   const timeout = config.sessionTimeoutMs;
   const oversize = config.enabled.includes('oversize');
-  const processConfig = { sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+  const keeping = new SessionKeeping(invariants, () => scheduler.now, timeout);
+  const onExpired = (actor: string, sessionId: string) => keeping.expired(actor, sessionId);
+  const processConfig = { driver: config.driver, onExpired, sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
   const processes: SimProcess[] = [];
   let spawned = 0;
   let faultsOver = false;
@@ -146,7 +154,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
   for (const fault of config.plan) {
     scheduler.schedule(fault.at, () => {
-      const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn });
+      const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn, driver: config.driver, keeping });
       if (applied) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
     }, `fault ${fault.kind}`);
   }
@@ -222,6 +230,9 @@ interface FaultContext {
   readonly live: SimProcess[];
   readonly timeout: number;
   readonly spawn: (delayMs: number) => void;
+  readonly driver: ZkDriver;
+  /** Told of each fault that may cost a process its session (see `SessionKeeping`). */
+  readonly keeping: SessionKeeping;
 }
 
 /** Applies one planned fault; false when it had nothing to strike. */
@@ -244,10 +255,27 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       say(`${process?.actor}'s next applied write loses its reply`);
       return connections.length > 0;
     }
+    case 'blackhole': {
+      // A stateful firewall or NAT forgets the connection: every packet of it is dropped, both
+      // ways, for good, and neither end is told. Only the client's read timeout gets it out.
+      const connections = process ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.close('fault: the path drops every packet of the connection', true);
+      say(`${process?.actor}'s connection goes silent for good`);
+      return connections.length > 0;
+    }
+    case 'reorder': {
+      // A stream that delivers two replies in swapped order (a buggy server or proxy): the client's
+      // xid check must drop the connection. Frames exist only between the TypeScript client and its link.
+      const connections = process && c.driver === 'typescript' ? ensemble.connectionsOf(process.actor) : [];
+      for (const connection of connections) connection.swapReplies = true;
+      say(`${process?.actor}'s next two replies arrive swapped`);
+      return connections.length > 0;
+    }
     case 'partition': {
       if (!process) return false;
       const ms = between(0.2 * timeout, 2 * timeout);
       ensemble.partition(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} cut off silently for ${ms} ms`);
       return true;
     }
@@ -263,12 +291,14 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       if (!follower || !ensemble.cutFollower(follower.id)) return false;
       const ms = between(0.3 * timeout, 3 * timeout);
       scheduler.schedule(ms, () => ensemble.reconnectFollower(follower.id), 'follower link heals');
+      c.keeping.excuse(undefined, ms);
       say(`server ${follower.id} cut off from the leader for ${ms} ms`);
       return true;
     }
     case 'lag': {
       const ms = between(50, 3000);
       ensemble.lag(member.id, ms);
+      c.keeping.excuse(undefined, ms);
       say(`server ${member.id} lags ${ms} ms`);
       return true;
     }
@@ -276,6 +306,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const ms = between(100, 5000);
       ensemble.setMemberUp(member.id, false);
       scheduler.schedule(ms, () => ensemble.setMemberUp(member.id, true), 'member up');
+      c.keeping.excuse(undefined, ms);
       say(`server ${member.id} down for ${ms} ms`);
       return true;
     }
@@ -293,6 +324,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const ms = between(1.2 * timeout, 2.5 * timeout);
       for (const connection of ensemble.connectionsOf(process.actor)) connection.close('fault: connection cut');
       ensemble.partition(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} disconnected and unreachable for ${ms} ms: its session expires meanwhile`);
       return true;
     }
@@ -301,6 +333,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       if (!process) return false;
       const ms = fault.kind === 'pause' ? between(0.2 * timeout, 2.5 * timeout) : between(20, 1500);
       scheduler.pause(process.actor, ms);
+      c.keeping.excuse(process.actor, ms);
       say(`${process.actor} ${fault.kind === 'pause' ? 'paused (SIGSTOP)' : 'blocks its event loop'} for ${ms} ms`);
       return true;
     }
@@ -326,6 +359,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
     }
     case 'wipe': {
       ensemble.wipe();
+      c.keeping.excuse(undefined, 0);
       c.invariants.newEra();
       say('every server restarted with an empty data directory');
       return true;

@@ -23,6 +23,7 @@ import { LockService, type WithLockOptions } from '../../src/services/lock.servi
 import type { WithLocksOptions } from '../../src/services/lock-set.js';
 import { zooKeeperBackend } from '../../src/services/zk-lock-backend.js';
 import { resolveZkLockOptions } from '../../src/zk-lock.options-validator.js';
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import type { SimRandom } from '../../src/zookeeper/simulated/sim-random.js';
 import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
@@ -44,11 +45,15 @@ export const REVOCABLE_LOCKS = [GUARDED_LOCK, PLAIN_LOCK, SET_LOCK] as const;
 export const SIM_ROOT = '/sim';
 
 export interface ProcessConfig {
+  /** `typescript`: `ProtocolHandle` over the ensemble's simulated sockets; `native`: `ZooKeeperHandle` over the simulated C client. */
+  readonly driver: ZkDriver;
   readonly sessionTimeoutMs: number;
   /** Largest record the process sends; above the ensemble's jute.maxbuffer in "oversize" schedules. */
   readonly maxRecordBytes?: number;
   /** Chance that a checkpoint is larger than jute.maxbuffer (only in "oversize" schedules). */
   readonly oversizeChance: number;
+  /** Told when the process's session is reported expired (`SessionKeeping`). */
+  readonly onExpired?: (actor: string, sessionId: string) => void;
 }
 
 function describeError(error: unknown): string {
@@ -175,13 +180,14 @@ export class SimProcess {
       sessionTimeoutMs: options.sessionTimeoutMs,
       connectTimeoutMs: 60_000,
       maxRecordBytes: options.maxRecordBytes,
-      binding: this.ensemble.binding,
+      ...(this.config.driver === 'native' ? { binding: this.ensemble.binding } : { dialer: this.ensemble.dialer }),
     });
     this.session = session;
     session.state$.subscribe((change) => {
       this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`);
       const lost = change.state === 'lost' || change.state === 'expired' || change.state === 'closed';
       if (lost || change.state === 'connected' || change.state === 'reconnected') this.sessionChanges.push({ at: this.scheduler.now, lost });
+      if (change.state === 'expired' && !this.crashed) this.config.onExpired?.(this.actor, change.sessionId ?? '?');
     });
     await this.track('connect', () => session.connect());
     // Leadership events: a step-down must follow a request (`Invariants.steppedDown`).

@@ -31,6 +31,17 @@ describe('simulation runner', () => {
     }
   });
 
+  // Issue 30: the TypeScript client over simulated sockets. Seed 34 found the frame server reading a
+  // resumed session id as a signed long: every session of server 255 was expired on its resume
+  // (session-kept). The simulated C client (--driver native) still runs the first schedules clean.
+  it('passes the schedule that found the signed session id, and seeds 1–5 on the native driver', async () => {
+    const plans = [planSchedule(34), ...[1, 2, 3, 4, 5].map((seed) => planSchedule(seed, { driver: 'native' }))];
+    for (const plan of plans) {
+      const result = await runSchedule(plan);
+      assert.deepEqual(result.violations, [], `seed ${plan.seed} (${plan.driver})`);
+    }
+  });
+
   // Issue 29 (S5): the schedules that found two holders while the client counted any reply as
   // proof of life: a holder on a follower cut off from the leader (every fault), and a process
   // resumed from a pause that its follower answered before the leader, which had not heard the

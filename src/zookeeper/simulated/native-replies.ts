@@ -68,6 +68,7 @@ export function describeRequest(request: ClientRequest): string {
 /** The notable part of a reply, for the trace. */
 export function describeReply(value: unknown): string {
   if (typeof value === 'string') return ` ${value}`;
+  if (value && typeof value === 'object' && 'path' in value && typeof (value as { path?: unknown }).path === 'string') return ` ${(value as { path: string }).path}`;
   if (value && typeof value === 'object' && 'children' in value && Array.isArray((value as { children?: unknown }).children)) {
     return ` [${(value as { children: string[] }).children.length} children]`;
   }

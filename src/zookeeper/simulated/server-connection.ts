@@ -10,6 +10,10 @@ export type ClientRequest =
   | { readonly op: 'getData' | 'exists' | 'getChildren'; readonly path: string; readonly watch: boolean }
   | { readonly op: 'getAcl'; readonly path: string; readonly watch?: false }
   | { readonly op: 'sync'; readonly path: string }
+  /** After a reconnection: fire the watches whose node changed after `relativeZxid`, set the others again. */
+  | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
+  /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */
+  | { readonly op: 'unimplemented'; readonly opCode: number }
   | WriteRequest;
 
 export interface ClientPacket {
@@ -20,7 +24,7 @@ export interface ClientPacket {
   answer(rc: number, value: unknown, zxid: bigint): void;
 }
 
-/** What a connection's client end is to the server: the simulated C client (`SimulatedHandle`). */
+/** What a connection's client end is to the server: the simulated C client (`SimulatedHandle`), or a socket of the TypeScript client (`SimulatedLink`). */
 export interface ConnectionClient {
   readonly actor: string;
   describe(): string;
@@ -83,6 +87,8 @@ export class ServerConnection {
    * connection instead; `then` runs at that moment (the write is applied, the client not told).
    */
   loseReply: { when?: (request: WriteRequest) => boolean; then?: (request: WriteRequest) => void } | undefined;
+  /** Fault: the next two replies reach the client in swapped order (frame links only, see `SimulatedLink`). */
+  swapReplies = false;
 
   constructor(
     readonly member: Member,
@@ -165,10 +171,8 @@ export class ServerConnection {
     this.member.connections.delete(this);
     if (this.session !== undefined) this.member.tree.forgetWatches(this.session);
     this.ensemble.scheduler.note(`server ${this.member.id} closes the connection of ${this.handle.describe()}: ${why}`, SIM_ACTOR);
-    if (!silently) {
-      const s = this.ensemble.scheduler;
-      s.schedule(this.ensemble.latency(), () => this.handle.connectionDropped(this), 'disconnect', this.handle.actor);
-    }
+    // The FIN is the connection's last packet: it waits, as the others do, while the client is cut off.
+    if (!silently) this.reply(() => this.handle.connectionDropped(this), true);
   }
 }
 

@@ -9,6 +9,8 @@ import { ReplicatedLog } from './replicated-log.js';
 import { SessionTracker, type SessionRecord } from './session-tracker.js';
 import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake, type HandshakeRequest } from './server-connection.js';
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
+import { simulatedDialer } from './simulated-link.js';
+import type { Dialer } from '../protocol/server-link.js';
 import { ZkFault, type Asker, type SimStat, type WriteRequest } from './znode-tree.js';
 
 export interface SimulatedEnsembleOptions {
@@ -56,8 +58,9 @@ export interface SimulatedEnsembleOptions {
  * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
  * test wants at exact points.
  *
- * Clients reach it through `binding`, a stand-in for the `zookeeper` package's native binding:
- * `ZooKeeperHandle` and `ZkSession` run over it unchanged.
+ * Clients reach it through `dialer`, simulated sockets that speak the wire protocol to the
+ * TypeScript client (`ProtocolHandle`, the default driver of `ZkSession`), or through `binding`, a
+ * stand-in for the `zookeeper` package's native binding (`ZooKeeperHandle`): both run unchanged.
  *
  * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
  * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
@@ -89,6 +92,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
    * belongs to the actor that creates it (its replies and watches are that actor's steps).
    */
   readonly binding: NativeZooKeeperConstructor;
+  /**
+   * Simulated sockets for the TypeScript client: `new ProtocolHandle({ ..., dialer })` (or
+   * `ZkSession`'s `dialer`). A link belongs to the actor that dials it (see `SimulatedLink`).
+   */
+  readonly dialer: Dialer = simulatedDialer(this);
 
   constructor(
     readonly scheduler: SimClock,
@@ -237,6 +245,14 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
           });
         });
         return;
+      case 'setWatches':
+        // In order with the session's other requests: the events it fires go out before its reply.
+        this.setWatches(connection, request.relativeZxid, request.watches);
+        connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+        return done();
+      case 'unimplemented':
+        connection.reply(() => packet.answer(RC.UNIMPLEMENTED, undefined, member.tree.lastZxid));
+        return done();
       case 'getData':
       case 'exists':
       case 'getChildren':
@@ -269,8 +285,9 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
             const committed = this.log.commitWrite(write, asker);
             ({ index, rc } = committed);
             // The leader applied it just now: its tree shows the node as this write left it.
-            if (rc === 0 && committed.txn.type === 'create') value = committed.txn.path;
-            if (rc === 0 && committed.txn.type === 'setData') value = (this.log.primary.read(write.path, asker, 0) as { stat: SimStat }).stat;
+            const statOf = (path: string) => (this.log.primary.read(path, { session: 0n, ids: [] }, 0) as { stat: SimStat }).stat;
+            if (rc === 0 && committed.txn.type === 'create') value = { path: committed.txn.path, stat: statOf(committed.txn.path) };
+            if (rc === 0 && (committed.txn.type === 'setData' || committed.txn.type === 'setAcl')) value = statOf(write.path);
           }
           this.log.afterApply(member, index, () => {
             const loss = connection.loseReply;

@@ -135,7 +135,7 @@ export class SimulatedHandle implements NativeZooKeeper, NativeBinding, Connecti
 
   a_create(path: string, data: Buffer | string, flags: number, cb: (rc: number, error: string, path: string) => void): number {
     const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data);
-    return this.request({ op: 'create', path, data: buffer, flags }, path.length + buffer.length, (rc, value) => cb(rc, zerror(rc), value as string));
+    return this.request({ op: 'create', path, data: buffer, flags }, path.length + buffer.length, (rc, value) => cb(rc, zerror(rc), (value as { path: string } | undefined)?.path as string));
   }
 
   a_exists(path: string, _watch: boolean, cb: (rc: number, error: string, stat: NativeStat | null) => void): number {

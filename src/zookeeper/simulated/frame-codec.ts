@@ -1,0 +1,187 @@
+import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
+import { JuteReader } from '../protocol/jute-reader.js';
+import { JuteWriter } from '../protocol/jute-writer.js';
+import { OpCode, Xid } from '../protocol/op-codes.js';
+import type { ZkAcl } from '../types.js';
+import type { ClientRequest } from './server-connection.js';
+import { digestId, type SimStat } from './znode-tree.js';
+
+// The server's half of the wire format, for the simulated frame server (`SimulatedLink`): it reads
+// what the client writes (`operations.ts`, `records.ts`) and writes what the client reads, with the
+// client's own `JuteReader` and `JuteWriter`. Layouts are `zookeeper.jute`'s.
+
+/** `ConnectRequest` as the server reads it. */
+export interface ConnectRequestRecord {
+  readonly lastZxidSeen: bigint;
+  readonly timeoutMs: number;
+  readonly sessionId: bigint;
+  readonly password: Buffer;
+}
+
+export function readConnectRequest(frame: Buffer): ConnectRequestRecord {
+  const r = new JuteReader(frame, 'connect request');
+  r.int(); // protocolVersion
+  const lastZxidSeen = r.long();
+  const timeoutMs = r.int();
+  // Jute longs are signed; the ensemble keeps session ids unsigned (a server id of 255 sets the top bit).
+  const sessionId = BigInt.asUintN(64, r.long());
+  const password = r.buffer();
+  if (r.remaining > 0) r.bool(); // readOnly: the simulated servers are never read-only
+  r.end();
+  return { lastZxidSeen, timeoutMs, sessionId, password };
+}
+
+/** `ConnectResponse`; a timeout of 0 tells the client that the session it resumed is gone. */
+export function writeConnectResponse(timeoutMs: number, sessionId: bigint, password: Buffer): Buffer {
+  return new JuteWriter(64).int(0).int(timeoutMs).long(sessionId).buffer(password).bool(false).frame();
+}
+
+/** One request frame: its header, and the request the simulated server executes. */
+export interface RequestFrame {
+  readonly xid: number;
+  readonly opCode: number;
+  readonly request: ClientRequest;
+  /** An auth packet of a scheme the simulated servers do not know (only `digest` exists). */
+  readonly badAuth?: true;
+}
+
+export function readRequestFrame(frame: Buffer): RequestFrame {
+  const r = new JuteReader(frame, 'request');
+  const xid = r.int();
+  const opCode = r.int();
+  const request = readRequest(r, opCode);
+  const badAuth = request === undefined;
+  return { xid, opCode, request: request ?? { op: 'auth', id: '' }, ...(badAuth && { badAuth }) };
+}
+
+/** The body of `opCode`; undefined for an auth packet the server refuses. */
+function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
+  switch (opCode) {
+    case OpCode.ping:
+      return { op: 'ping' };
+    case OpCode.closeSession:
+      return { op: 'closeSession' };
+    case OpCode.auth: {
+      r.int(); // type
+      const scheme = r.ustring();
+      const credentials = r.buffer().toString('utf8');
+      return scheme === 'digest' && credentials.includes(':') ? { op: 'auth', id: digestId(credentials) } : undefined;
+    }
+    case OpCode.setWatches:
+    case OpCode.setWatches2: {
+      const relativeZxid = r.long();
+      const data = r.strings('data watches');
+      const exist = r.strings('exist watches');
+      const child = r.strings('child watches');
+      // Persistent watches cannot exist here (addWatch is answered UNIMPLEMENTED), so their lists are empty.
+      if (opCode === OpCode.setWatches2) {
+        r.strings('persistent watches');
+        r.strings('recursive watches');
+      }
+      return { op: 'setWatches', relativeZxid, watches: { data, exist, child } };
+    }
+    case OpCode.create:
+    case OpCode.create2:
+    case OpCode.createContainer: {
+      const path = r.ustring();
+      const data = r.buffer();
+      r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
+      return { op: 'create', path, data, flags: r.int() };
+    }
+    case OpCode.delete:
+      return { op: 'delete', path: r.ustring(), version: r.int() };
+    case OpCode.exists:
+      return { op: 'exists', path: r.ustring(), watch: r.bool() };
+    case OpCode.getData:
+      return { op: 'getData', path: r.ustring(), watch: r.bool() };
+    case OpCode.getChildren:
+    case OpCode.getChildren2:
+      return { op: 'getChildren', path: r.ustring(), watch: r.bool() };
+    case OpCode.setData:
+      return { op: 'setData', path: r.ustring(), data: r.buffer(), version: r.int() };
+    case OpCode.getACL:
+      return { op: 'getAcl', path: r.ustring() };
+    case OpCode.setACL: {
+      const path = r.ustring();
+      const acl: ZkAcl[] = r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
+      return { op: 'setAcl', path, acl, version: r.int() };
+    }
+    case OpCode.sync:
+      return { op: 'sync', path: r.ustring() };
+    default:
+      // multi, multiRead, TTL nodes, addWatch, removeWatches, getEphemerals, whoAmI: not simulated.
+      return { op: 'unimplemented', opCode };
+  }
+}
+
+/** The reply to `frame`: header, then (on success) the body its op code calls for. */
+export function writeReply(frame: RequestFrame, rc: number, value: unknown, zxid: bigint): Buffer {
+  const w = new JuteWriter(128).int(frame.xid).long(zxid).int(rc);
+  if (rc === 0) writeReplyBody(w, frame.opCode, value);
+  return w.frame();
+}
+
+function writeReplyBody(w: JuteWriter, opCode: number, value: unknown): void {
+  switch (opCode) {
+    case OpCode.create:
+      w.ustring((value as { path: string }).path);
+      return;
+    case OpCode.create2:
+    case OpCode.createContainer: {
+      const created = value as { path: string; stat: SimStat };
+      writeStat(w.ustring(created.path), created.stat);
+      return;
+    }
+    case OpCode.exists:
+      writeStat(w, (value as { stat: SimStat }).stat);
+      return;
+    case OpCode.getData: {
+      const found = value as { data: Buffer; stat: SimStat };
+      writeStat(w.buffer(found.data), found.stat);
+      return;
+    }
+    case OpCode.getChildren:
+    case OpCode.getChildren2: {
+      const found = value as { children: string[]; stat: SimStat };
+      w.strings(found.children);
+      if (opCode === OpCode.getChildren2) writeStat(w, found.stat);
+      return;
+    }
+    case OpCode.setData:
+    case OpCode.setACL:
+      writeStat(w, value as SimStat);
+      return;
+    case OpCode.getACL: {
+      const found = value as { acl: readonly ZkAcl[]; stat: SimStat };
+      w.int(found.acl.length);
+      for (const entry of found.acl) w.int(entry.perms).ustring(entry.scheme).ustring(entry.id);
+      writeStat(w, found.stat);
+      return;
+    }
+    case OpCode.sync:
+      w.ustring(value as string);
+      return;
+    default:
+      return; // delete, ping, auth, setWatches, closeSession: the header is the whole reply
+  }
+}
+
+/** `Stat`, in `zookeeper.jute`'s field order. */
+function writeStat(w: JuteWriter, stat: SimStat): void {
+  w.long(stat.czxid).long(stat.mzxid).long(BigInt(stat.ctime)).long(BigInt(stat.mtime));
+  w.int(stat.version).int(stat.cversion).int(stat.aversion).long(stat.ephemeralOwner);
+  w.int(stat.dataLength).int(stat.numChildren).long(stat.pzxid);
+}
+
+const EVENT_TYPES = { created: 1, deleted: 2, changed: 3, child: 4 } as const;
+const SYNC_CONNECTED = 3;
+
+/** A `WatcherEvent` behind the notification xid (3.8 puts the event's zxid in the header; clients ignore it). */
+export function writeNotification(type: keyof typeof EVENT_TYPES, path: string): Buffer {
+  return new JuteWriter(64 + path.length).int(Xid.notification).long(-1n).int(0).int(EVENT_TYPES[type]).int(SYNC_CONNECTED).ustring(path).frame();
+}
+
+/** The reply to an auth packet the server refuses; it closes the connection after it. */
+export function writeAuthFailed(): Buffer {
+  return new JuteWriter(16).int(Xid.auth).long(0n).int(RC.AUTHFAILED).frame();
+}
