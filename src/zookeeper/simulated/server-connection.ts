@@ -171,8 +171,10 @@ export class ServerConnection {
     this.member.connections.delete(this);
     if (this.session !== undefined) this.member.tree.forgetWatches(this.session);
     this.ensemble.scheduler.note(`server ${this.member.id} closes the connection of ${this.handle.describe()}: ${why}`, SIM_ACTOR);
-    // The FIN is the connection's last packet: it waits, as the others do, while the client is cut off.
-    if (!silently) this.reply(() => this.handle.connectionDropped(this), true);
+    if (!silently) {
+      const s = this.ensemble.scheduler;
+      s.schedule(this.ensemble.latency(), () => this.handle.connectionDropped(this), 'disconnect', this.handle.actor);
+    }
   }
 }
 
