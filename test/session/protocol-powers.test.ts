@@ -67,6 +67,9 @@ describe('protocol powers on the default driver', () => {
       await writer.create(`${root}/b`);
       proxy.refuse(false);
       await recorder.waitFor('reconnected', 10_000);
+      // The watches went out first thing on the new connection; an answer to a request sent after
+      // them says the server has set them again (a session's requests are served in order).
+      await session.exists(root);
       await writer.delete(`${root}/b`);
       await waitFor(() => events.some((e) => e.path === `${root}/b`), { timeoutMs: 5000, message: 'a change after the reconnection' });
       assert.deepEqual(events.filter((e) => e.path === `${root}/b`).map((e) => e.type), ['deleted'], 'only the change after the reconnection');

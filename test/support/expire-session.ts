@@ -32,7 +32,8 @@ export async function closeFromSecondClient(
     await new Promise((resolve) => setImmediate(resolve));
     await beforeClose?.();
   } finally {
-    // Sends closeSession; the server ends the session when it reads it.
-    client.close();
+    // Sends closeSession and waits for the server's answer: the session is over when this returns
+    // (a caller that let the original client reconnect sooner would see it take the session back).
+    await client.close();
   }
 }
