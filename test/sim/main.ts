@@ -13,6 +13,9 @@
  *                        once a violation is found (the check bites), 1 if none within --duration
  *   --mutants            every mutant in turn, each for up to --duration seconds: the mutation table
  *                        (with --faults, only those fault kinds)
+ *   --survivor-duration SECONDS
+ *                        with --mutants: how long a declared survivor runs (default --duration);
+ *                        its run only shows it still survives, so CI keeps it short
  *   --list-mutants
  *   --driver NAME        typescript (default: the library's client over simulated sockets) or
  *                        native (ZooKeeperHandle over the simulated C client)
@@ -124,7 +127,8 @@ function mutationTable(): number {
   for (const mutant of MUTANTS) {
     const build = prepareMutant(mutant.name, projectRoot);
     const started = performance.now();
-    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(args.duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : []), '--driver', args.driver], {
+    const duration = mutant.survives ? (args.survivorDuration ?? args.duration) : args.duration;
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : []), '--driver', args.driver], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
@@ -145,6 +149,7 @@ function describeConfig(c: ScheduleConfig): string {
 
 interface Args {
   duration: number;
+  survivorDuration?: number;
   from?: number;
   seed?: number;
   quiet: boolean;
@@ -173,6 +178,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     switch (argv[i]) {
       case '--duration': args.duration = number(i++); break;
+      case '--survivor-duration': args.survivorDuration = number(i++); break;
       case '--from': args.from = number(i++); break;
       case '--seed': args.seed = number(i++); break;
       case '--quiet': args.quiet = true; break;
