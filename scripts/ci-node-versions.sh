@@ -8,7 +8,8 @@
 #
 # VERSION is a major ("22": the newest 22.x in the registry) or an exact version ("20.19.0", the
 # lower bound). Default: 22 24. FILTERs go to scripts/run-tests.mjs (test files whose path contains
-# any of them); the default set below talks to a real ZooKeeper through the native binding.
+# any of them); the default set below talks to a real ZooKeeper through the default driver (the
+# library's own client), and a smaller one (native_filters) again through the native binding.
 #
 # For each version:
 # 1. Node itself comes from the npm registry: the package node-<platform>-<arch>@<version> (what
@@ -62,6 +63,7 @@ done
   session/operations session/errors session/expiry health/ filters/
   package/package-format testing/
 )
+native_filters=(session/operations session/errors lock/mutual-exclusion)
 
 cache=${CI_NODE_CACHE:-/tmp/nestjs-zk-lock-node-versions}
 test_timeout=${CI_NODE_TEST_TIMEOUT:-600} # seconds, per version
@@ -171,6 +173,9 @@ run_version() {
   say "Node v$version: node scripts/run-tests.mjs ${filters[*]}"
   PATH="$node_dir/bin:$PATH" ZOOKEEPER_PREBUILD="$prebuild" \
     timeout --foreground --kill-after=30 "$test_timeout" "$node_dir/bin/node" scripts/run-tests.mjs "${filters[@]}"
+  say "Node v$version: ZK_TEST_DRIVER=native node scripts/run-tests.mjs ${native_filters[*]}"
+  PATH="$node_dir/bin:$PATH" ZOOKEEPER_PREBUILD="$prebuild" ZK_TEST_DRIVER=native \
+    timeout --foreground --kill-after=30 "$test_timeout" "$node_dir/bin/node" scripts/run-tests.mjs "${native_filters[@]}"
 }
 
 resolved=()

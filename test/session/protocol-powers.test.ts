@@ -17,8 +17,10 @@ const pool = new SessionPool();
 afterEach(() => pool.closeAll());
 
 describe('protocol powers on the default driver', () => {
+  // These sessions name their driver: ZK_TEST_DRIVER=native would otherwise give them the C client.
+  const open = (overrides: Parameters<typeof pool.open>[0] = {}) => pool.open({ driver: 'typescript', ...overrides });
   it('create2 answers with the stat; multi applies all or nothing', async () => {
-    const session = await pool.open();
+    const session = await open();
     const root = randomRoot();
     const created = await session.create2(root, Buffer.from('v0'));
     assert.equal(created.path, root);
@@ -47,8 +49,8 @@ describe('protocol powers on the default driver', () => {
     const { host, port } = firstHostPort(sharedConnectString());
     const proxy = await TcpProxy.start(host, port);
     try {
-      const session = await pool.open({ connectString: proxy.connectString, sessionTimeoutMs: 4000 });
-      const writer = await pool.open();
+      const session = await open({ connectString: proxy.connectString, sessionTimeoutMs: 4000 });
+      const writer = await open();
       const root = randomRoot();
       await writer.create(root);
       const events: WatchEvent[] = [];
@@ -89,7 +91,7 @@ describe('protocol powers on the default driver', () => {
   });
 
   it('removes a one-shot watch from the server once no watcher of the session needs it', async () => {
-    const session = await pool.open();
+    const session = await open();
     const root = randomRoot();
     await session.create(root);
     const first = () => undefined;
@@ -105,7 +107,7 @@ describe('protocol powers on the default driver', () => {
   });
 
   it('getEphemerals lists this session\'s ephemeral nodes; whoAmI its identities', async () => {
-    const session = await pool.open({ auth: [{ scheme: 'digest', credentials: 'powers:secret' }] });
+    const session = await open({ auth: [{ scheme: 'digest', credentials: 'powers:secret' }] });
     const root = randomRoot();
     await session.create(root);
     const own = await session.create(`${root}/e-`, null, 'ephemeral_sequential');

@@ -6,6 +6,7 @@
  * reconnection takes the session back before the close arrives.
  */
 import { openSessionHandle } from '../../src/zookeeper/open-session-handle.js';
+import { withTestDriver } from './test-driver.js';
 import { withTimeout } from './wait.js';
 
 export async function closeFromSecondClient(
@@ -19,8 +20,10 @@ export async function closeFromSecondClient(
   let connected!: () => void;
   let closedWith: number | undefined;
   const ready = new Promise<void>((resolve) => (connected = resolve));
+  // The driver of the session being expired: a second client of the other driver can lose the
+  // session back to the first one's quicker reconnections, over and over.
   const client = openSessionHandle(
-    { connectString, sessionTimeoutMs },
+    withTestDriver({ connectString, sessionTimeoutMs }),
     { onConnected: () => connected(), onConnecting: () => undefined, onClosed: (code) => (closedWith = code) },
     { id, password },
   );
