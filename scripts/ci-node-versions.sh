@@ -63,7 +63,7 @@ done
   session/operations session/errors session/expiry health/ filters/
   package/package-format testing/
 )
-native_filters=(session/operations session/errors lock/mutual-exclusion)
+native_filters=(session/operations)
 
 cache=${CI_NODE_CACHE:-/tmp/nestjs-zk-lock-node-versions}
 test_timeout=${CI_NODE_TEST_TIMEOUT:-600} # seconds, per version
