@@ -1,6 +1,5 @@
-import { NATIVE_CLOSE_EXPIRED } from './native-binding.js';
 import { openSessionHandle, type SessionHandleOptions } from './open-session-handle.js';
-import type { SessionHandle } from './session-handle.js';
+import { HANDLE_CLOSED, type SessionHandle } from './session-handle.js';
 
 /**
  * Ends a session that the supervisor abandoned while the ensemble was unreachable (see
@@ -33,7 +32,7 @@ export class AbandonedSessionCloser {
           setImmediate(() => this.finish('closed'));
         },
         onConnecting: () => undefined,
-        onClosed: (code) => this.finish(code === NATIVE_CLOSE_EXPIRED ? 'already-expired' : 'gave-up'),
+        onClosed: (code) => this.finish(code === HANDLE_CLOSED.expired ? 'already-expired' : 'gave-up'),
       },
       { id: sessionId, password },
     );

@@ -1,5 +1,5 @@
-// The connect string on its way to the C client (the validator checks it first, see
-// `zk-lock.options-validator.ts`).
+// The connect string on its way to a driver (the validator checks it first, see
+// `zk-lock.options-validator.ts`): split for the TypeScript client, rewritten for the C client.
 
 /** `h1:p,h2:p,h3:p/chroot` with the hosts in random order (Fisher-Yates); the chroot stays last. */
 export function shuffleHosts(connectString: string): string {
@@ -20,9 +20,38 @@ export function nativeConnectString(connectString: string): string {
   return mapHosts(connectString, (hosts) => hosts.map((host) => host.replace(/^\[([^\]]*)\]:/, '$1:')));
 }
 
+/** One server of a connect string. */
+export interface ServerAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `h1:p,[::1]:p/chroot` into addresses and the chroot ('' for none), for the TypeScript client. */
+export function parseConnectString(connectString: string): { hosts: ServerAddress[]; chroot: string } {
+  const { hosts, chroot } = splitConnectString(connectString);
+  const addresses = hosts
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+      if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 2181) };
+      // As the C client reads it: the port follows the last colon (so `::1:2181` is `[::1]:2181`).
+      const colon = entry.lastIndexOf(':');
+      if (colon === -1 || !/^\d+$/.test(entry.slice(colon + 1))) return { host: entry, port: 2181 };
+      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+    });
+  return { hosts: addresses, chroot: chroot.replace(/\/+$/, '') };
+}
+
 /** `connectString` with its host list replaced by what `map` makes of it; the chroot (from the first `/`) stays last. */
 function mapHosts(connectString: string, map: (hosts: string[]) => string[]): string {
+  const { hosts, chroot } = splitConnectString(connectString);
+  return map(hosts).join(',') + chroot;
+}
+
+/** The hosts (split at `,`) and the chroot: everything from the first `/` on, or ''. */
+function splitConnectString(connectString: string): { hosts: string[]; chroot: string } {
   const slash = connectString.indexOf('/');
-  const hosts = (slash === -1 ? connectString : connectString.slice(0, slash)).split(',');
-  return map(hosts).join(',') + (slash === -1 ? '' : connectString.slice(slash));
+  if (slash === -1) return { hosts: connectString.split(','), chroot: '' };
+  return { hosts: connectString.slice(0, slash).split(','), chroot: connectString.slice(slash) };
 }

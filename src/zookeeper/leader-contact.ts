@@ -1,3 +1,5 @@
+import { ZOOKEEPER_ERROR_CODES } from '../errors/zookeeper.error.js';
+
 /**
  * Which replies prove that the ZooKeeper **leader** still had our session, and as of when.
  *
@@ -42,6 +44,13 @@ export function routeOf(operation: string): RequestRoute {
   return LEADER_ROUTED.has(operation) ? 'leader' : 'local';
 }
 
+/**
+ * Codes that say nothing the server decided: the request's fate is unknown (connection lost or
+ * timed out) or the session is gone. Any other reply, success or error, is an answer.
+ */
+const { CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONEXPIRED, CLOSING } = ZOOKEEPER_ERROR_CODES;
+const NOT_AN_ANSWER: ReadonlySet<number> = new Set([CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONEXPIRED, CLOSING]);
+
 /** At most this many send times are kept; dropping the oldest only makes a proof older. */
 const MAX_SENDS = 64;
 
@@ -85,6 +94,16 @@ export class LeaderContact {
     if (last !== undefined && at - last < this.touchSlackMs() / 8) return;
     if (this.sends.length === MAX_SENDS) this.sends.shift();
     this.sends.push(at);
+  }
+
+  /**
+   * The reply to `operation`, sent at `sentAt`, came back with `rc`: true when it is a proof (an
+   * answer to a request through the leader), which `answered` has then recorded.
+   */
+  replied(operation: string, sentAt: number, rc: number): boolean {
+    if (routeOf(operation) !== 'leader' || NOT_AN_ANSWER.has(rc)) return false;
+    this.answered(sentAt);
+    return true;
   }
 
   /** A request through the leader sent at `sentAt` got an answer (not a connection-level failure). */

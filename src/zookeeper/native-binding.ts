@@ -92,6 +92,4 @@ export function loadNativeZooKeeper(): NativeZooKeeperConstructor {
 
 /** Session event type of a watcher callback (`ZOO_SESSION_EVENT`): not a node event. */
 export const NATIVE_SESSION_EVENT = -1;
-/** `close` event codes of the package. */
-export const NATIVE_CLOSE_EXPIRED = -112;
-export const NATIVE_CLOSE_AUTH_FAILED = -113;
+// The package's `close` event codes are the handle's (`HANDLE_CLOSED` in session-handle.ts).

@@ -44,6 +44,12 @@ export interface SessionHandle extends ZkClient {
   whoAmI?(): Promise<{ scheme: string; user: string }[]>;
 }
 
+/**
+ * Why a handle died (`SessionHandleEvents.onClosed`): the `zookeeper` package's codes, which the
+ * TypeScript driver reports too.
+ */
+export const HANDLE_CLOSED = { byUs: 0, expired: -112, authFailed: -113 } as const;
+
 export interface SessionHandleEvents {
   /** Connected to a server; the session id is known. Fires again after each reconnection. */
   onConnected(): void;

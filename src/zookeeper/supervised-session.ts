@@ -14,12 +14,12 @@ import { diagnosticsSink, type EventSink } from '../observability/event-sink.js'
 import { AbandonedSessionCloser } from './abandoned-session.js';
 import { aclOf, applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
-import { NATIVE_CLOSE_EXPIRED, type NativeZooKeeperConstructor } from './native-binding.js';
+import type { NativeZooKeeperConstructor } from './native-binding.js';
 import { openSessionHandle, type SessionHandleOptions, type ZkDriver } from './open-session-handle.js';
-import { parseConnectString } from './protocol/host-list.js';
+import { parseConnectString } from './connect-string.js';
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { Dialer, ZkTlsOptions } from './protocol/server-link.js';
-import type { SessionHandle } from './session-handle.js';
+import { HANDLE_CLOSED, type SessionHandle } from './session-handle.js';
 import { LeaderHeartbeat } from './leader-heartbeat.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
@@ -544,7 +544,7 @@ export class ZkSession implements ZkSessionClient {
   private onHandleClosed(code: number): void {
     this.client = undefined;
     this.logger.warn(
-      code === NATIVE_CLOSE_EXPIRED
+      code === HANDLE_CLOSED.expired
         ? `ZooKeeper session 0x${this.knownSessionId} expired; creating a new session`
         : `ZooKeeper handle closed (code ${code}); creating a new session`,
     );

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../errors/zookeeper.error.js';
 import { nativeConnectString, shuffleHosts } from './connect-string.js';
 import { LeaderContact, routeOf, touchSlackMs } from './leader-contact.js';
 import {
@@ -32,12 +32,7 @@ const WATCH_EVENT_TYPES: Record<number, WatchEventType> = {
 
 const EMPTY = Buffer.alloc(0);
 
-/** Return codes that say nothing reached the server (or came back from it). */
-const RC_CONNECTIONLOSS = -4;
-const RC_OPERATIONTIMEOUT = -7;
-const RC_SESSIONEXPIRED = -112;
-const RC_CLOSING = -116;
-const RC_NONODE = -101;
+const RC_NONODE = ZOOKEEPER_ERROR_CODES.NONODE;
 
 /** Log level of the C client (process-wide; it writes to stderr). `silent` by default. */
 export type ClientLogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -312,11 +307,7 @@ export class ZooKeeperHandle implements SessionHandle {
       let rc: number;
       try {
         rc = send((code, err, value) => {
-          // An answer, as opposed to a failure of the connection or the session, is evidence.
-          if (route === 'leader' && code !== RC_CONNECTIONLOSS && code !== RC_OPERATIONTIMEOUT && code !== RC_SESSIONEXPIRED && code !== RC_CLOSING) {
-            this.contact.answered(sentAt);
-            this.events.onLeaderAnswer?.();
-          }
+          if (this.contact.replied(operation, sentAt, code)) this.events.onLeaderAnswer?.();
           if (code === 0) resolve(value as T);
           else reject(new ZooKeeperError(code, operation, path, err));
         });

@@ -36,23 +36,3 @@ export class HostList {
     this.triedSinceConnect = 0;
   }
 }
-
-/** `h1:p,[::1]:p/chroot` into addresses and the chroot ('' for none). */
-export function parseConnectString(connectString: string): { hosts: ServerAddress[]; chroot: string } {
-  const slash = connectString.indexOf('/');
-  const hostPart = slash === -1 ? connectString : connectString.slice(0, slash);
-  const chroot = slash === -1 ? '' : connectString.slice(slash).replace(/\/+$/, '');
-  const hosts = hostPart
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
-      const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-      if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 2181) };
-      // As the C client reads it: the port follows the last colon (so `::1:2181` is `[::1]:2181`).
-      const colon = entry.lastIndexOf(':');
-      if (colon === -1 || !/^\d+$/.test(entry.slice(colon + 1))) return { host: entry, port: 2181 };
-      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
-    });
-  return { hosts, chroot };
-}

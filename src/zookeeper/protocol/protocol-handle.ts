@@ -1,8 +1,8 @@
-import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { LeaderContact, routeOf, touchSlackMs } from '../leader-contact.js';
 import type { SessionHandle, SessionHandleEvents } from '../session-handle.js';
 import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkStat } from '../types.js';
-import { parseConnectString } from './host-list.js';
+import { parseConnectString } from '../connect-string.js';
 import { multiOp, multiReadOp, type MultiOp, type MultiResult, type ReadOp, type ReadResult } from './multi.js';
 import { CreateFlag, WatcherType } from './op-codes.js';
 import {
@@ -39,10 +39,7 @@ export interface ProtocolHandleOptions {
   readonly random?: () => number;
 }
 
-/** Codes that say the request's fate is unknown or the session is gone: not an answer the leader decided. */
-const NOT_AN_ANSWER = new Set([-4, -7, -112, -116]);
-const BAD_ARGUMENTS = -8;
-const NO_NODE = -101;
+const { BADARGUMENTS: BAD_ARGUMENTS, NONODE: NO_NODE } = ZOOKEEPER_ERROR_CODES;
 /** A path as sent, and whether it names a sequential create (which may end with '/'). */
 type PathCheck = readonly [path: string, sequential: boolean];
 /** Sequential create modes (2, 3, 6) have the sequence bit. */
@@ -92,9 +89,7 @@ export class ProtocolHandle implements SessionHandle {
         notification: (type, serverPath) => this.watches.dispatch(type, this.fromServer(serverPath)),
         sent: (operation, sentAt) => this.contact.sent(routeOf(operation), sentAt),
         answered: (operation, sentAt, err) => {
-          if (routeOf(operation) !== 'leader' || NOT_AN_ANSWER.has(err)) return;
-          this.contact.answered(sentAt);
-          events.onLeaderAnswer?.();
+          if (this.contact.replied(operation, sentAt, err)) events.onLeaderAnswer?.();
         },
         attemptFailed: (server, reason) => events.onAttemptFailed?.(server, reason),
         watchesToRestore: () => this.watches.toRestore((path) => this.toServer(path)),

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { RecordTooLargeError } from '../../errors/record-too-large.error.js';
 import { ZooKeeperProtocolError } from '../../errors/zookeeper-protocol.error.js';
-import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { HANDLE_CLOSED } from '../session-handle.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameDecoder } from './frame-decoder.js';
 import { HostList } from './host-list.js';
 import { JuteReader } from './jute-reader.js';
@@ -11,20 +12,12 @@ import { closeSessionOp, setWatchesOp, writeAuth, type Operation, type WatchesTo
 import { readConnectResponse, readReplyHeader, writeConnectRequest } from './records.js';
 import type { Dialer, ServerAddress, ServerLink } from './server-link.js';
 
-/** Codes of `ZooKeeperError` this layer produces itself. */
-const CONNECTIONLOSS = -4;
-/** The connection was given up after a timeout: the C client's code (`zookeeper_interest`), so both drivers agree. */
-const OPERATIONTIMEOUT = -7;
-const SESSIONEXPIRED = -112;
-const AUTHFAILED = -115;
-/** Requests in flight or queued when the session ends. */
-const CLOSING = -116;
-/** Requests made after it ended: the C client's code for a dead handle (`is_unrecoverable`), so both drivers agree. */
-const INVALID_STATE = -9;
-/** Close codes of the handle events (the same as the `zookeeper` package's, see `native-binding.ts`). */
-export const CLOSED_BY_US = 0;
-export const CLOSED_EXPIRED = -112;
-export const CLOSED_AUTH_FAILED = -113;
+// The codes of `ZooKeeperError` this layer produces itself. OPERATIONTIMEOUT: a connection given
+// up after a timeout, the C client's code (`zookeeper_interest`); INVALIDSTATE: a request after the
+// session ended, the C client's code for a dead handle (`is_unrecoverable`); CLOSING: requests in
+// flight or queued when it ends. So both drivers answer alike.
+const { CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONEXPIRED, AUTHFAILED, CLOSING, INVALIDSTATE: INVALID_STATE } = ZOOKEEPER_ERROR_CODES;
+const { byUs: CLOSED_BY_US, expired: CLOSED_EXPIRED, authFailed: CLOSED_AUTH_FAILED } = HANDLE_CLOSED;
 
 /** ZooKeeper's default `jute.maxbuffer` (1 MiB - 1): the server drops a connection that sends a larger packet. */
 export const SERVER_MAX_PACKET_BYTES = 0xfffff;
@@ -47,7 +40,7 @@ export interface ProtocolSessionEvents {
   connected(handshakeSentAt: number): void;
   /** The connection to the server dropped (why); the session lives on while we try the others. */
   disconnected(reason: Error): void;
-  /** The session is over: `CLOSED_BY_US`, `CLOSED_EXPIRED` or `CLOSED_AUTH_FAILED`. */
+  /** The session is over, and why (`HANDLE_CLOSED`). */
   closed(code: number): void;
   notification(type: number, serverPath: string): void;
   /** A request was written to the socket at `sentAt`. */
@@ -394,13 +387,13 @@ export class ProtocolSession {
    * Its requests fail with `err`: OPERATIONTIMEOUT after a timeout, as the C client fails them
    * (the Java client says CONNECTIONLOSS); both are connection errors to the library.
    */
-  private drop(reason: Error, err = CONNECTIONLOSS): void {
+  private drop(reason: Error, err: number = CONNECTIONLOSS): void {
     const link = this.link;
     this.linkLost(reason, err);
     void link?.close();
   }
 
-  private linkLost(reason: Error, err = CONNECTIONLOSS): void {
+  private linkLost(reason: Error, err: number = CONNECTIONLOSS): void {
     if (this.state === 'closing') return this.finish(CLOSED_BY_US);
     if (this.state === 'closed') return;
     const wasConnected = this.state === 'connected';

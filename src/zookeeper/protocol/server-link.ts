@@ -1,11 +1,9 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import type { ServerAddress } from '../connect-string.js';
 
-/** One server of the connect string. */
-export interface ServerAddress {
-  readonly host: string;
-  readonly port: number;
-}
+/** One server of the connect string (parsed by `parseConnectString`). */
+export type { ServerAddress };
 
 /** What a link tells the client: it is open (TLS handshake done), bytes came, it closed. */
 export interface ServerLinkEvents {
