@@ -257,7 +257,9 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   private fromServer(path: string): string {
-    if (!this.chroot || !path.startsWith(this.chroot)) return path;
-    return path.length === this.chroot.length ? '/' : path.slice(this.chroot.length);
+    if (!this.chroot) return path;
+    if (path === this.chroot) return '/';
+    // Only a path below the chroot (`/app` is not the chroot of `/application`).
+    return path.startsWith(`${this.chroot}/`) ? path.slice(this.chroot.length) : path;
   }
 }

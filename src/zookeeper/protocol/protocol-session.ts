@@ -264,6 +264,8 @@ export class ProtocolSession {
     for (const auth of this.auths) this.sendAuth(auth);
     const watches = this.events.watchesToRestore();
     if (Object.values(watches).some((paths) => paths.length > 0)) {
+      // Nobody waits for its reply: if this connection fails first, the registry still holds the
+      // watches and the next handshake sends them again.
       this.write({ xid: Xid.setWatches, op: setWatchesOp(this.lastZxid, watches), displayPath: undefined, sentAt: 0, resolve: () => undefined, reject: () => undefined });
     }
     for (const pending of this.outbox.splice(0)) this.write(pending);

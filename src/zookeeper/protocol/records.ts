@@ -8,7 +8,7 @@ import type { JuteWriter } from './jute-writer.js';
 /** Stat: 8 longs and ints, 68 bytes (`zookeeper.jute`, class Stat). */
 const STAT_BYTES = 68;
 
-export function readStat(reader: JuteReader): ZkStat {
+function readStat(reader: JuteReader): ZkStat {
   const czxid = reader.long();
   const mzxid = reader.long();
   const ctime = Number(reader.long());
