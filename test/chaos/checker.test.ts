@@ -522,6 +522,24 @@ describe('chaos checker', () => {
       for (const kind of ['token-order', 'store-order', 'leader-token-order', 'lost-increment']) assert.ok(kinds.includes(kind), kinds.join());
     });
 
+    it('a token that recurs in a later era names another section: its repair there is no duplicate', () => {
+      // Era 0: w1's token 10 is interrupted after its checkpoint and repaired by w2's token 20.
+      // Era 1: token 10 again (zxids restart), w1's again, interrupted again; w2's token 30 repairs it.
+      // (CI's native chaos run, seed 2100320617: a repair in era 1 was taken for a second repair of
+      // the era-0 section with the same token.)
+      const s = new Scenario();
+      s.process(1, 1, 0, 20_000).process(2, 1, 0, 20_000);
+      s.section(1, 1, '10', { acquired: 10, v: 0, exit: 30, lost: 30, bodyError: 'LockLostError', outcome: 'LockLostError' });
+      s.section(2, 1, '20', { acquired: 100, v: 1, write: 120, exit: 121, released: 122, outcome: 'ok', repairs: [{ interrupted: '10', checkpoint: 0, repaired: true, at: 105 }] });
+      s.newEra(5000);
+      s.fault('wipe-ensemble', 1000, 9000);
+      s.section(1, 1, '10', { acquired: 10_000, v: 2, exit: 10_030, lost: 10_030, bodyError: 'LockLostError', outcome: 'LockLostError' });
+      s.section(2, 1, '30', { acquired: 10_100, v: 3, write: 10_120, exit: 10_121, released: 10_122, outcome: 'ok', repairs: [{ interrupted: '10', checkpoint: 2, repaired: true, at: 10_105 }] });
+      s.driverLine(19_500, { ev: 'phase', name: 'stopping' });
+      s.end = { finalCounter: 4, orphans: [] };
+      assert.deepEqual(found(s), {});
+    });
+
     it('store-order: a token of an earlier era accepted in a later one', () => {
       assertOnly(wiped().storeOp(9600, { w: 2, inc: 1, op: 'read', token: '20', accepted: true }), 'store-order');
     });

@@ -66,12 +66,15 @@ export function checkRecovery(
     } else if (next.enterAt !== undefined && repair.at > next.enterAt) {
       violations['recovery-missing'].push(`${name(next)} repaired ${name(victim)} at ${at(repair.at)}, after its own section began`);
     }
+    // A repair names a token of its own holder's era: the same number in another era (zxids
+    // restart after a wipe) is another section.
+    const repairsOfVictim = (hold: Hold) => (hold.era === victim.era ? hold.recoveries.filter((r) => r.interrupted === victim.token) : []);
     // Holders between the two started the repair but never entered (killed, lost, or it failed): re-runs.
     for (const between of holds.slice(index + 1, nextIndex)) {
-      figures.recoveryReruns += between.recoveries.filter((r) => r.interrupted === victim.token).length;
+      figures.recoveryReruns += repairsOfVictim(between).length;
     }
     for (const later of holds.slice(nextIndex + 1)) {
-      if (later.recoveries.some((r) => r.interrupted === victim.token)) {
+      if (repairsOfVictim(later).length > 0) {
         violations['recovery-duplicate'].push(`${name(victim)} repaired again by ${name(later)} after ${name(next)}`);
       }
     }
