@@ -5,13 +5,14 @@
  * Every ```ts / ```typescript block is one file. An HTML comment on the line right before the
  * block's fence (blank lines between are allowed) can say more; the rules, all of them:
  *
- * - `<!-- snippet: file src/app.module.ts -->` names the file: snippets of one document share a
+ * - `<!-- snippet: file src/app.module.ts -->` names the file. All snippets share one project
  *   directory, so a named snippet can import another (`./reports/reports.service`), as the files of
- *   Getting started do. An unnamed snippet gets a name of its own (`snippet-<line>.ts`).
+ *   Getting started do, also one of another document; a name is used once. An unnamed snippet
+ *   gets a name of its own (`README_md-<line>.ts`).
  * - `<!-- snippet: members ZkLockTesting from nestjs-zk-lock/testing -->`: the block is a list of
- *   member signatures (a reference listing, not code to paste). It is checked as the body of an
- *   interface that the named class must implement: every documented member exists with a type
- *   the real one can be assigned to.
+ *   member signatures (a reference listing, not code to paste), after the import lines of the
+ *   types they name. It is checked as the body of an interface that the named class must
+ *   implement: every documented member exists with a type the real one can be assigned to.
  *
  * Nothing else is wrapped or skipped: every other block must compile as it stands, imports
  * included. Each file gets `export {};` appended, so that a snippet without imports is a module
@@ -25,7 +26,7 @@ export interface Snippet {
   doc: string;
   /** 1-based line of the first line of code (the line after the opening fence). */
   line: number;
-  /** The file's path in the scratch project, relative to the document's directory there. */
+  /** The file's path in the scratch project's snippet directory. */
   file: string;
   /** What goes into that file. */
   text: string;
@@ -54,22 +55,26 @@ function directiveBefore(lines: readonly string[], fenceIndex: number): string |
 }
 
 function wrap(doc: string, line: number, directive: string | undefined, code: string): Snippet {
-  if (directive === undefined) return { doc, line, file: `snippet-${line}.ts`, text: `${code}\nexport {};\n`, prefix: 0 };
+  const unnamed = `${doc.replace(/[/.]/g, '_')}-${line}.ts`;
+  if (directive === undefined) return { doc, line, file: unnamed, text: `${code}\nexport {};\n`, prefix: 0 };
   const file = FILE.exec(directive);
   if (file) return { doc, line, file: file[1]!, text: `${code}\nexport {};\n`, prefix: 0 };
   const members = MEMBERS.exec(directive);
   if (members) {
     const [, className, from] = members;
+    const lines = code.split('\n');
+    const imports = lines.findIndex((text) => !text.startsWith('import '));
     const text = [
+      ...lines.slice(0, imports),
       `import { ${className} } from '${from}';`,
       `interface Documented {`,
-      code,
+      ...lines.slice(imports),
       `}`,
       `// The real class must have every documented member, with a type assignable to the documented one.`,
       `export const documented: Documented = {} as ${className};`,
       '',
     ].join('\n');
-    return { doc, line, file: `snippet-${line}.ts`, text, prefix: 2 };
+    return { doc, line, file: unnamed, text, prefix: 2 }; // the two lines before the members
   }
   throw new Error(`${doc}:${line - 1}: unknown snippet directive "${directive}" (see test/docs/doc-snippets.ts)`);
 }
@@ -85,8 +90,17 @@ export function snippetsOf(root: string, doc: string): Snippet[] {
     snippets.push(wrap(doc, i + 2, directiveBefore(lines, i), lines.slice(i + 1, end).join('\n')));
     i = end;
   }
-  const names = snippets.map((snippet) => snippet.file);
-  const twice = names.filter((name, index) => names.indexOf(name) !== index);
-  if (twice.length > 0) throw new Error(`${doc}: two snippets are named ${twice.join(', ')}`);
+  return snippets;
+}
+
+/** The snippets of every document; a file name given twice is an error. */
+export function allSnippets(root: string): Snippet[] {
+  const snippets = documents(root).flatMap((doc) => snippetsOf(root, doc));
+  const seen = new Map<string, Snippet>();
+  for (const snippet of snippets) {
+    const first = seen.get(snippet.file);
+    if (first) throw new Error(`${snippet.doc}:${snippet.line - 1} names its snippet ${snippet.file}, as ${first.doc}:${first.line - 1} does`);
+    seen.set(snippet.file, snippet);
+  }
   return snippets;
 }

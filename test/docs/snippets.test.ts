@@ -3,7 +3,7 @@
  * included: people paste them.
  *
  * The snippets (test/docs/doc-snippets.ts says how they are found, named and, rarely, wrapped)
- * are written into a scratch project inside build/, one directory per document, and type-checked
+ * are written into a scratch project inside build/, one directory for all, and type-checked
  * with `tsc --noEmit` under the options of a Nest project (strict, decorators with metadata).
  * `nestjs-zk-lock` and its entry points resolve, through tsconfig `paths` made from
  * package.json's `exports`, to declarations that `tsc -p tsconfig.build.json` emits from this
@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { documents, snippetsOf, type Snippet } from './doc-snippets.js';
+import { allSnippets, type Snippet } from './doc-snippets.js';
 import { standIns } from './stand-ins.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -44,8 +44,8 @@ let scratch: string;
 let snippets: Snippet[];
 let standInPackages: string[];
 
-/** The snippet's directory in the scratch project: one per document. */
-const dirOf = (doc: string) => path.join(scratch, 'snippets', doc.replace(/[/.]/g, '_'));
+/** Where a snippet goes in the scratch project. */
+const fileOf = (snippet: Snippet) => path.join(scratch, 'snippets', snippet.file);
 
 function tsc(args: readonly string[]): { status: number; output: string } {
   try {
@@ -74,7 +74,7 @@ function packagePaths(declarations: string): Record<string, string[]> {
 
 /** `file(line,col): error ...` of tsc, with the file and line turned into the document's. */
 function locate(output: string): string {
-  const byFile = new Map(snippets.map((snippet) => [path.join(dirOf(snippet.doc), snippet.file), snippet]));
+  const byFile = new Map(snippets.map((snippet) => [fileOf(snippet), snippet]));
   return output
     .split('\n')
     .map((line) => {
@@ -94,16 +94,16 @@ describe('the documentation snippets', { timeout: 600_000 }, () => {
     const emitted = tsc(['-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--outDir', declarations]);
     assert.equal(emitted.status, 0, `emitting the package's declarations failed:\n${emitted.output}`);
 
-    snippets = documents(ROOT).flatMap((doc) => snippetsOf(ROOT, doc));
+    snippets = allSnippets(ROOT);
     for (const snippet of snippets) {
-      const file = path.join(dirOf(snippet.doc), snippet.file);
+      const file = fileOf(snippet);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, snippet.text);
     }
     const stand = standIns((pkg) => fs.existsSync(path.join(ROOT, 'node_modules', pkg, 'package.json')));
     standInPackages = stand.packages;
     fs.writeFileSync(path.join(scratch, 'stand-ins.d.ts'), stand.text);
-    const files = ['stand-ins.d.ts', ...snippets.map((snippet) => path.relative(scratch, path.join(dirOf(snippet.doc), snippet.file)))];
+    const files = ['stand-ins.d.ts', ...snippets.map((snippet) => path.relative(scratch, fileOf(snippet)))];
     const compilerOptions = { ...COMPILER_OPTIONS, paths: packagePaths(declarations) };
     fs.writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }, null, 2));
   });
