@@ -8,7 +8,8 @@
  * - `<!-- snippet: file src/app.module.ts -->` names the file. All snippets share one project
  *   directory, so a named snippet can import another (`./reports/reports.service`), as the files of
  *   Getting started do, also one of another document; a name is used once. An unnamed snippet
- *   gets a name of its own (`README_md-<line>.ts`).
+ *   gets a name of its own (`README_md-<line>.ts`). A named file that is a test (`*.spec.ts`,
+ *   `*.e2e-spec.ts`, as `nest new` names them) is also run: test/docs/spec-snippets.test.ts.
  * - `<!-- snippet: members ZkLockTesting from nestjs-zk-lock/testing -->`: the block is a list of
  *   member signatures (a reference listing, not code to paste), after the import lines of the
  *   types they name. It is checked as the body of an interface that the named class must
@@ -28,6 +29,8 @@ export interface Snippet {
   line: number;
   /** The file's path in the scratch project's snippet directory. */
   file: string;
+  /** Whether the document named the file (`<!-- snippet: file ... -->`). */
+  named: boolean;
   /** What goes into that file. */
   text: string;
   /** Lines the file has before the snippet's first line (a wrapper's), to map errors back. */
@@ -56,9 +59,9 @@ function directiveBefore(lines: readonly string[], fenceIndex: number): string |
 
 function wrap(doc: string, line: number, directive: string | undefined, code: string): Snippet {
   const unnamed = `${doc.replace(/[/.]/g, '_')}-${line}.ts`;
-  if (directive === undefined) return { doc, line, file: unnamed, text: `${code}\nexport {};\n`, prefix: 0 };
+  if (directive === undefined) return { doc, line, file: unnamed, named: false, text: `${code}\nexport {};\n`, prefix: 0 };
   const file = FILE.exec(directive);
-  if (file) return { doc, line, file: file[1]!, text: `${code}\nexport {};\n`, prefix: 0 };
+  if (file) return { doc, line, file: file[1]!, named: true, text: `${code}\nexport {};\n`, prefix: 0 };
   const members = MEMBERS.exec(directive);
   if (members) {
     const [, className, from] = members;
@@ -74,7 +77,7 @@ function wrap(doc: string, line: number, directive: string | undefined, code: st
       `export const documented: Documented = {} as ${className};`,
       '',
     ].join('\n');
-    return { doc, line, file: unnamed, text, prefix: 2 }; // the two lines before the members
+    return { doc, line, file: unnamed, named: false, text, prefix: 2 }; // the two lines before the members
   }
   throw new Error(`${doc}:${line - 1}: unknown snippet directive "${directive}" (see test/docs/doc-snippets.ts)`);
 }
