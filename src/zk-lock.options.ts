@@ -79,7 +79,7 @@ export interface ZkLockElectionOptions {
    * Once per process, when the module's first election exists after bootstrap: rehearses three
    * hand-overs of the election's code on a simulated ZooKeeper in memory (no request, no event, no
    * log line; a few ms of CPU), so that this process's first real hand-over runs compiled code
-   * instead of waiting for V8 to compile it (the README's "A fast first hand-over" has what it buys).
+   * instead of waiting for V8 to compile it (docs/benchmarks.md, "A fast first hand-over", has what it buys).
    * Default true.
    */
   warmUpHandOver?: boolean;

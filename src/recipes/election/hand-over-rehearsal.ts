@@ -33,7 +33,7 @@ const BACKGROUND = ['session tick', 'container sweep', 'ping', 'connect timeout'
  * settle. Without a rehearsal, a process's first hand-over (a rolling deploy's, typically) pays
  * that on the path from the old leader's resignation to the new leader's report. V8 drops the
  * bytecode of functions left unused through many garbage collections, yet a standby put through
- * a few hundred full collections still gained from it (the README's "A fast first hand-over" has
+ * a few hundred full collections still gained from it (docs/benchmarks.md, "A fast first hand-over", has
  * the figures).
  *
  * `LeaderService` runs it once per process, once the module has an election after bootstrap

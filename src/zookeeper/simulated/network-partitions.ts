@@ -8,7 +8,7 @@ import { SIM_ACTOR } from './sim-scheduler.js';
  * go out, both ways at once. (The library's session-loss clock counts on hearing from the server
  * only when the server can hear us: a network that healed one way seconds before the other, as
  * TCP's retransmission back-off can make it, is outside what this simulation models; see the
- * README's simulation section.)
+ * simulation in docs/testing-this-library.md.)
  */
 export class NetworkPartitions {
   /** Actors cut off (packets both ways wait) until the time given. */
