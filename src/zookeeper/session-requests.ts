@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { SessionState, SessionStateChange } from './session-state.js';
 import type { ZkClient } from './requests.js';
+import type { Watcher } from './types.js';
 
 /**
  * What the recipes see of a supervised session: the requests of `ZkClient` (sent on whichever
@@ -32,4 +33,9 @@ export interface ZkSessionClient extends ZkClient {
    * afterwards. Rejects with `AclNotAppliedError` when another client changed the ACL first.
    */
   secure(path: string): Promise<void>;
+  /**
+   * Drops the watch `watcher` set on `path` for a waiter that gave up, here and on the server
+   * where the driver can (`ZkSession.forgetWatch`). Never rejects.
+   */
+  forgetWatch(path: string, kind: 'data' | 'children', watcher: Watcher): void;
 }

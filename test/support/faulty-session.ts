@@ -76,6 +76,9 @@ export class FaultySession implements ZkSessionClient {
   waitForConnection(signal?: AbortSignal): Promise<void> {
     return this.inner.waitForConnection(signal);
   }
+  forgetWatch(path: string, kind: 'data' | 'children', watcher: Watcher): void {
+    this.inner.forgetWatch(path, kind, watcher);
+  }
   secure(path: string): Promise<void> {
     return this.inner.secure(path);
   }

@@ -146,6 +146,8 @@ export class LeaderElection implements Election {
   private readonly logger: LeaderElectionLogger;
   private readonly events: EventSink<LeadershipEventsByChannel>;
   private participation: { controller: AbortController; done: Promise<void> } | undefined;
+  /** The ready record kept fresh while we stand right behind the leader (see `Succession`). */
+  private readonly readyStandby: ReadyStandby;
   /** While holding the head of the queue: gives it up, for `reason` (see `hold`). */
   private handOver: ((reason?: string) => void) | undefined;
   private term: LeadershipTerm | undefined;
@@ -167,8 +169,8 @@ export class LeaderElection implements Election {
     this.queue = new FairQueue(session, ['n'], options.logger);
     const ready = new ReadyState(session, this.path);
     this.work = new LeaderWork(ready, this.path, options.identity, this.logger, this.events);
-    const standby = new ReadyStandby(ready, session);
-    this.successionReads = { prefetch: () => this.work.prefetch(), standby: () => standby.standby() };
+    this.readyStandby = new ReadyStandby(ready, session);
+    this.successionReads = { prefetch: () => this.work.prefetch(), standby: () => this.readyStandby.standby() };
     this.tracker = new LeaderTracker(session, this.path, this.logger);
   }
 
@@ -308,6 +310,15 @@ export class LeaderElection implements Election {
   }
 
   private async participate(signal: AbortSignal): Promise<void> {
+    try {
+      await this.participateUntil(signal);
+    } finally {
+      // Out of the queue (resigned or closed): no watch of ours stays on the ready record.
+      this.readyStandby.leave();
+    }
+  }
+
+  private async participateUntil(signal: AbortSignal): Promise<void> {
     for (let failures = 0; !signal.aborted; ) {
       try {
         // Resolves once we are first in line; an abort gives up our place and rejects.

@@ -17,6 +17,12 @@ import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
  * on an absent directory (not made yet, or swept as an empty container). So a process that does
  * not take part sees the first leader of an empty election too.
  */
+/** A watch this tracker set: on which session, and its watcher (to drop it when nobody follows). */
+interface StandingWatch {
+  readonly sessionId: string | undefined;
+  readonly watcher: Watcher;
+}
+
 export class LeaderTracker {
   readonly leader$: Observable<string | null>;
   /** undefined: not known (nobody subscribed, or the first look is in flight). */
@@ -31,9 +37,9 @@ export class LeaderTracker {
    * watch through reconnections of its session, so a look after `reconnected` must not set
    * another on the same node (one more callback per reconnection, until the node changes).
    */
-  private watching: { readonly path: string; readonly sessionId: string | undefined } | undefined;
+  private watching: StandingWatch & { readonly path: string } | undefined;
   /** The same for our watch on the directory while it has no head (`'exists'` while it is absent). */
-  private watchingDir: { readonly kind: 'children' | 'exists'; readonly sessionId: string | undefined } | undefined;
+  private watchingDir: StandingWatch & { readonly kind: 'children' | 'exists' } | undefined;
 
   constructor(
     private readonly session: ZkSessionClient,
@@ -55,9 +61,14 @@ export class LeaderTracker {
     });
   }
 
+  /** Someone subscribes, and `close()` was not called. */
+  private get following(): boolean {
+    return this.observers > 0 && !this.current.closed;
+  }
+
   /** Looks at the queue again. No-op without subscribers. */
   refresh(): void {
-    if (this.observers > 0 && !this.current.closed) void this.look(++this.generation);
+    if (this.following) void this.look(++this.generation);
   }
 
   /**
@@ -84,7 +95,18 @@ export class LeaderTracker {
     this.generation++;
     this.stateSubscription?.unsubscribe();
     this.stateSubscription = undefined;
+    // Nobody follows any more: our watches would stand until the head (or the directory) changes,
+    // for as long as the leader leads. A look still in flight drops its own once answered (`look`).
+    if (this.watching) this.forget(this.watching.path, 'data', this.watching);
+    if (this.watchingDir) this.forget(this.dir, this.watchingDir.kind === 'children' ? 'children' : 'data', this.watchingDir);
+    this.watching = undefined;
+    this.watchingDir = undefined;
     if (!this.current.closed) this.current.next(undefined);
+  }
+
+  /** Drops a watch this tracker set (`removeWatches` where the driver can), if its session is still ours. */
+  private forget(path: string, kind: 'data' | 'children', watch: StandingWatch): void {
+    if (watch.sessionId === this.session.sessionId) this.session.forgetWatch(path, kind, watch.watcher);
   }
 
   private async look(generation: number): Promise<void> {
@@ -98,6 +120,8 @@ export class LeaderTracker {
         const watch = this.watchFor(path);
         try {
           const { data, stat } = await this.session.getData(path, watch?.watcher);
+          // Stopped while this read was in flight: the watch it set came after `stop` dropped ours.
+          if (!this.following && watch) this.forget(path, 'data', watch.mark);
           // A persistent node named like a queue node (made by hand) leads nothing: skip it for good.
           if (!isSessionOwned(stat.ephemeralOwner)) {
             this.foreign.add(head);
@@ -126,12 +150,12 @@ export class LeaderTracker {
   private watchFor(path: string): { watcher: Watcher; mark: NonNullable<LeaderTracker['watching']> } | undefined {
     const sessionId = this.session.sessionId;
     if (this.watching?.path === path && this.watching.sessionId === sessionId) return undefined;
-    const mark = { path, sessionId };
-    this.watching = mark;
     const watcher: Watcher = (event) => {
       if (this.watching === mark) this.watching = undefined;
       if (event.type !== 'notwatching') this.refresh();
     };
+    const mark = { path, sessionId, watcher };
+    this.watching = mark;
     return { watcher, mark };
   }
 
@@ -146,12 +170,16 @@ export class LeaderTracker {
       let children: string[];
       try {
         ({ children } = await this.session.getChildren(this.dir, watch?.watcher));
+        // Stopped while in flight (see `look`).
+        if (!this.following && watch) this.forget(this.dir, 'children', watch.mark);
       } catch (error) {
         if (watch && this.watchingDir === watch.mark) this.watchingDir = undefined; // NONODE or no reply: no watch kept
         if (!ZooKeeperError.is(error, 'NONODE')) throw error;
         // No directory: `exists` leaves a watch on a missing node, fired by its creation.
         const creation = this.dirWatchFor('exists');
-        if ((await this.session.exists(this.dir, creation?.watcher)) === null) return undefined;
+        const exists = await this.session.exists(this.dir, creation?.watcher);
+        if (!this.following && creation) this.forget(this.dir, 'data', creation.mark);
+        if (exists === null) return undefined;
         armed = false; // made meanwhile: list it
         continue;
       }
@@ -170,12 +198,12 @@ export class LeaderTracker {
   /** A watcher on the directory, as `watchFor` for the head node: none when ours of that kind stands. */
   private dirWatchFor(kind: 'children' | 'exists'): { watcher: Watcher; mark: NonNullable<LeaderTracker['watchingDir']> } | undefined {
     if (this.dirWatchStands(kind)) return undefined;
-    const mark = { kind, sessionId: this.session.sessionId };
-    this.watchingDir = mark;
     const watcher: Watcher = (event) => {
       if (this.watchingDir === mark) this.watchingDir = undefined;
       if (event.type !== 'notwatching') this.refresh();
     };
+    const mark = { kind, sessionId: this.session.sessionId, watcher };
+    this.watchingDir = mark;
     return { watcher, mark };
   }
 }

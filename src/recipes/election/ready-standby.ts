@@ -1,4 +1,5 @@
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
+import type { Watcher } from '../../zookeeper/types.js';
 import type { ReadyRead, ReadyState } from '../ready/ready-state.js';
 import type { StandingRead } from './succession.js';
 
@@ -11,6 +12,8 @@ interface StandingWatch {
   /** A standby uses it: read again when the watch fires. */
   active: boolean;
   latest: Promise<ReadyRead>;
+  /** The watcher of the latest read, for `leave` to drop. */
+  watcher?: Watcher;
 }
 
 /**
@@ -45,12 +48,30 @@ export class ReadyStandby {
     };
   }
 
+  /**
+   * This participant left the queue (resign, close): the standing watch is dropped here and on the
+   * server, instead of standing until the record next changes (for as long as the leader leads).
+   * A later `standby()` sets a new one.
+   */
+  leave(): void {
+    const standing = this.standing;
+    this.standing = undefined;
+    if (!standing?.armed || !standing.watcher) return;
+    standing.active = false;
+    const { watcher } = standing;
+    // After the read settles: its watch is registered as its reply is read.
+    const forget = () => this.session.forgetWatch(this.ready.path, 'data', watcher);
+    standing.latest.then(forget, forget);
+  }
+
   private rearm(standing: StandingWatch): void {
     standing.armed = true;
-    const latest = (standing.latest = this.ready.readWatched(() => {
+    const watcher: Watcher = () => {
       standing.armed = false;
       if (standing.active) this.rearm(standing);
-    }));
+    };
+    standing.watcher = watcher;
+    const latest = (standing.latest = this.ready.readWatched(watcher));
     // The take-over awaits it, or it was not needed. Failed: read afresh next time.
     latest.catch(() => void (standing.latest === latest && (standing.armed = false)));
   }

@@ -1,6 +1,7 @@
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
+import type { Watcher } from '../../zookeeper/types.js';
 import { isSessionOwned } from './queue-node.js';
 import { SessionWait, type Wakeable } from './session-wait.js';
 import type { WaitControl } from './wait-control.js';
@@ -45,18 +46,20 @@ export function waitForDeletion(session: ZkSessionClient, path: string, sessionI
   // the server fires those whose nodes changed meanwhile all at once, in no order.
   const wait = new SessionWait(session, sessionId, false, { control, wakeable: [waiter], onState: (change) => void (isConnectedState(change.state) || (inOrder = false)) });
   if (wait.isSettled) return wait.done;
-  session.getData(path, (event) => {
+  const watcher: Watcher = (event) => {
     // The node changed after this read (its reply comes before the watch's event): the listing
     // that follows this wake-up sees at least that change, so only a later mark is news. (A
     // watch of an earlier wait that fires late tells nothing about this one's read.)
     if (mark && !wait.isSettled && event.type === 'changed') mark.version += 1;
     wait.end(event.type === 'deleted' && inOrder);
-  }).then(({ stat }) => {
+  };
+  const read = session.getData(path, watcher).then(({ stat }) => {
     // A persistent node named like a queue node (made by hand) would never go away: waiting
     // for it would block forever. It holds nothing; skip it from now on and look again.
     if (!isSessionOwned(stat.ephemeralOwner)) {
       waiter.foreign(path);
       wait.end();
+      session.forgetWatch(path, 'data', watcher); // nobody waits for it again
       return;
     }
     if (!mark) return;
@@ -68,5 +71,9 @@ export function waitForDeletion(session: ZkSessionClient, path: string, sessionI
     if (ZooKeeperError.is(error, 'NONODE') || ZooKeeperError.isRetryable(error)) wait.end();
     else wait.fail(error);
   });
+  // The waiter gave up (timeout, abort, closed): its watch would stand until the predecessor
+  // changes, for as long as that one holds. Dropped once the read settled: the watch is
+  // registered as its reply is read, and a give-up may come first.
+  wait.done.catch(() => void read.then(() => session.forgetWatch(path, 'data', watcher)));
   return wait.done;
 }

@@ -207,11 +207,13 @@ export class ProtocolHandle implements SessionHandle {
 
   /**
    * Forgets `watcher` (or every watcher) of `path` of a kind; the server is asked to drop its
-   * watch only when no other watcher of this session still needs it.
+   * watch only when no other watcher of this session still needs it. A `watcher` this client does
+   * not hold (it fired, or its read failed) asks the server nothing: no watch of ours stands for it.
    */
   async removeWatches(path: string, type: keyof typeof WatcherType, watcher?: Watcher): Promise<void> {
     const kinds = type === 'any' ? (['data', 'child', 'persistent'] as const) : type === 'data' ? (['data'] as const) : (['child'] as const);
-    const { serverStillNeeded } = this.watches.remove(path, kinds, watcher);
+    const { removed, serverStillNeeded } = this.watches.remove(path, kinds, watcher);
+    if (watcher && removed.length === 0) return;
     if (!serverStillNeeded) await this.request(removeWatchesOp(this.toServer(path), type), path);
   }
 
