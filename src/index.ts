@@ -74,6 +74,7 @@ export {
   type WatchEventType,
   type ZkAcl,
   type ZkAuth,
+  type ZkIdentity,
   type ZkStat,
   type ZnodeAclPolicy,
 } from './zookeeper/types.js';

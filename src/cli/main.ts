@@ -74,7 +74,9 @@ async function run(command: InspectCommand | RequestCommand): Promise<number> {
     }
     if (!command.watch) {
       const inspection = await inspect(session, command.root, command.name);
-      process.stdout.write(command.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderText(inspection, command));
+      // Who the server knows us as: whether --auth (or a TLS client certificate) took effect.
+      const identities = await session.sessionIdentities();
+      process.stdout.write(command.json ? `${JSON.stringify({ ...inspection, identities }, null, 2)}\n` : renderText(inspection, { ...command, identities }));
       return EXIT_OK;
     }
     await watch(session, command, stop.signal);

@@ -1,9 +1,12 @@
+import type { ZkIdentity } from '../zookeeper/types.js';
 import type { InspectedNode, InspectedReady, Inspection } from './inspect.js';
 
 /** What the header names besides the inspection itself. */
 export interface RenderContext {
   /** The connect string the reading came from. */
   readonly connect: string;
+  /** Who the server knows the reading's session as (`whoAmI`), when known. */
+  readonly identities?: readonly ZkIdentity[];
 }
 
 const CHECKPOINT_PREVIEW = 120;
@@ -15,7 +18,8 @@ const CHECKPOINT_PREVIEW = 120;
  * identity cannot move the cursor.
  */
 export function renderText(inspection: Inspection, context: RenderContext): string {
-  const lines: string[] = [`ZooKeeper ${context.connect}  root ${inspection.root}  at ${inspection.at}`, ''];
+  const as = context.identities?.length ? `  as ${context.identities.map(({ scheme, user }) => printable(`${scheme}:${user}`)).join(', ')}` : '';
+  const lines: string[] = [`ZooKeeper ${context.connect}  root ${inspection.root}  at ${inspection.at}${as}`, ''];
 
   lines.push(`LOCKS (${inspection.locks.length})`);
   if (inspection.locks.length === 0) lines.push('  (none)');

@@ -5,6 +5,7 @@ import { LeaderService } from '../services/leader.service.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionState } from '../zookeeper/session-state.js';
+import type { ZkIdentity } from '../zookeeper/types.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /** Options of one `ZkLockHealthIndicator.isHealthy()` check. */
@@ -43,6 +44,12 @@ export interface ZkLockHealthDetails {
   readonly lastContactAgoMs: number | null;
   /** Leadership per reported election. */
   readonly elections: Readonly<Record<string, ZkLockElectionHealth>>;
+  /**
+   * Who the server knows this session as (`ip`, `digest`, `x509`…; ZooKeeper's `whoAmI`), to check
+   * that authentication took effect. Asked once per session; absent where it cannot be known
+   * (`driver: 'native'`, a server before 3.7, not connected, or no answer within a second).
+   */
+  readonly identities?: readonly ZkIdentity[];
   /** Only while `suspended`: the connection dropped but the session may still be alive. */
   readonly warning?: string;
   /** Only when down: why. */
@@ -83,7 +90,10 @@ export class ZkLockHealthIndicator {
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
   ) {}
 
-  /** The session's health under `key` (default `zookeeper`). Synchronous inside: sends no request. */
+  /**
+   * The session's health under `key` (default `zookeeper`). Sends no request but the session's
+   * one `whoAmI` (see `identities`), and waits at most a second for it.
+   */
   async isHealthy<const Key extends string = 'zookeeper'>(
     key: Key = 'zookeeper' as Key,
     options: ZkLockHealthCheckOptions = {},
@@ -97,7 +107,10 @@ export class ZkLockHealthIndicator {
       lastContactAgoMs: this.session.lastContactAgoMs ?? null,
       elections: this.electionHealth(options.elections ?? []),
     };
-    if (UP_STATES.has(state)) return indicator.up(details);
+    if (UP_STATES.has(state)) {
+      const identities = await this.session.sessionIdentities();
+      return indicator.up(identities ? { ...details, identities } : details);
+    }
     if (state === 'suspended') {
       return indicator.up({ ...details, warning: 'connection to ZooKeeper lost; the session may still be alive and the client is reconnecting' });
     }

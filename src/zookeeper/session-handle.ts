@@ -1,7 +1,7 @@
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { WatcherType } from './protocol/op-codes.js';
 import type { ZkClient } from './requests.js';
-import type { CreateMode, Watcher, WatchEvent, ZkAcl, ZkStat } from './types.js';
+import type { CreateMode, Watcher, WatchEvent, ZkAcl, ZkIdentity, ZkStat } from './types.js';
 
 /**
  * One ZooKeeper session as a driver gives it to the supervisor (`ZkSession`): the requests, the
@@ -41,7 +41,7 @@ export interface SessionHandle extends ZkClient {
   /** Drops this session's watch (or only `watcher`) on `path` on the server too. */
   removeWatches?(path: string, type: keyof typeof WatcherType, watcher?: Watcher): Promise<void>;
   getEphemerals?(prefixPath: string): Promise<string[]>;
-  whoAmI?(): Promise<{ scheme: string; user: string }[]>;
+  whoAmI?(): Promise<ZkIdentity[]>;
 }
 
 /**

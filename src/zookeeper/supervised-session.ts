@@ -23,7 +23,7 @@ import { HANDLE_CLOSED, type SessionHandle } from './session-handle.js';
 import { LeaderHeartbeat } from './leader-heartbeat.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
-import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkStat, type ZnodeAclPolicy } from './types.js';
+import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkIdentity, type ZkStat, type ZnodeAclPolicy } from './types.js';
 import type { ZkSessionClient } from './session-requests.js';
 import type { ClientLogLevel } from './zookeeper-handle.js';
 
@@ -102,6 +102,8 @@ export class ZkSession implements ZkSessionClient {
   /** While `connect()` waits: the TLS refusals met so far, by server, and how to end the wait on them. */
   private startup: { tlsRefusals: Map<string, TlsHandshakeError>; refused: AbortController } | undefined;
   private readonly serverCount: number;
+  /** `whoAmI`'s answer for a session (see `sessionIdentities`). */
+  private identities: { readonly sessionId: string; readonly answer: Promise<readonly ZkIdentity[] | undefined> } | undefined;
   /** Resolves once `close()` has released the driver's connection. */
   private released: Promise<void> = Promise.resolve();
 
@@ -364,8 +366,39 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /** The identities the server knows this session by (`ip`, `digest`, `x509`, ...). Not with `driver: 'native'`. */
-  whoAmI(): Promise<{ scheme: string; user: string }[]> {
+  whoAmI(): Promise<ZkIdentity[]> {
     return this.send('whoAmI', '/', (client) => this.power(client, 'whoAmI').call(client));
+  }
+
+  /**
+   * The identities the server knows the current session by (`whoAmI`), so that an operator can
+   * see that digest or x509 authentication took effect. Asked once per session and remembered;
+   * waits at most `waitMs` for the answer (a health check must not hang on a slow connection).
+   * `undefined` when it cannot be known: `driver: 'native'`, a server before 3.7
+   * (UNIMPLEMENTED), no session, or no answer in time (asked again next time after a failure).
+   */
+  async sessionIdentities(waitMs = 1000): Promise<readonly ZkIdentity[] | undefined> {
+    const sessionId = this.sessionId;
+    if (sessionId === undefined || !this.client?.whoAmI) return undefined;
+    let asked = this.identities;
+    if (asked?.sessionId !== sessionId) {
+      const answer = this.whoAmI().then(
+        (identities): readonly ZkIdentity[] | undefined => identities,
+        (error: unknown) => {
+          // Unknown to this server for good; anything else (a dropped connection): ask again.
+          if (!ZooKeeperError.is(error, 'UNIMPLEMENTED') && this.identities === asked) this.identities = undefined;
+          return undefined;
+        },
+      );
+      asked = this.identities = { sessionId, answer };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, waitMs, undefined)));
+    try {
+      return await Promise.race([asked.answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The driver's method for a power of the protocol, or `DriverUnsupportedError` when it has none. */

@@ -56,6 +56,12 @@ export interface ZnodeAclPolicy {
   readonly acl: readonly ZkAcl[];
 }
 
+/** An identity the server authenticated a session as (`whoAmI`): `ip`, `digest`, `x509`, `sasl`… */
+export interface ZkIdentity {
+  readonly scheme: string;
+  readonly user: string;
+}
+
 /** Digest credentials, re-applied by the supervisor to every new session. */
 export interface ZkAuth {
   readonly scheme: string;

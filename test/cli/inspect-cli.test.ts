@@ -132,6 +132,17 @@ describe('nestjs-zk-lock inspect', () => {
     assert.match(text, new RegExp(`ready: DIRTY  token ${leaderToken}  holder sched-1:201  since .*checkpoint \\{"shard":3\\}`));
   });
 
+  it('says who the server knows the CLI\'s session as (whoAmI), so that --auth can be seen to take effect', async () => {
+    const text = await runCli(['inspect', ...connect(), '--auth', 'digest:operator:secret']);
+    assert.equal(text.code, 0, text.stderr);
+    const header = text.stdout.split('\n')[0]!;
+    assert.match(header, / as .*digest:operator/);
+    assert.match(header, / as .*ip:127\.0\.0\.1/);
+    const json = await runCli(['inspect', ...connect(), '--auth', 'digest:operator:secret', '--json']);
+    const { identities } = JSON.parse(json.stdout) as { identities: { scheme: string; user: string }[] };
+    assert.deepEqual(identities.find(({ scheme }) => scheme === 'digest'), { scheme: 'digest', user: 'operator' });
+  });
+
   it('shows only the lock and the election of a given name', async () => {
     const byElection = JSON.parse((await runCli(['inspect', ...connect(), 'scheduler', '--json'])).stdout) as Inspection;
     assert.deepEqual(byElection.locks, []);

@@ -166,6 +166,24 @@ describe('ZkLockHealthIndicator', () => {
     });
   });
 
+  it('shows the identities the server knows the session by (whoAmI), so that digest auth can be seen to have taken effect', async () => {
+    const root = randomRoot();
+    app = await Test.createTestingModule({
+      imports: [
+        TerminusModule.forRoot({ logger: false }),
+        ZkLockModule.forRoot({ connect: sharedConnectString(), root, sessionTimeoutMs: 4000, auth: { scheme: 'digest', credentials: 'health:secret' } }),
+      ],
+      providers: [ZkLockHealthIndicator],
+    })
+      .setLogger(silent)
+      .compile();
+    await app.init();
+    const details = (await app.get(ZkLockHealthIndicator).isHealthy()).zookeeper as unknown as Details;
+    const identities = (details.identities ?? []).map(({ scheme, user }) => `${scheme}:${user}`);
+    assert.ok(identities.includes('digest:health'), identities.join(', '));
+    assert.ok(identities.some((identity) => identity.startsWith('ip:')), identities.join(', '));
+  });
+
   it('is published as nestjs-zk-lock/health, and the main entry point never loads @nestjs/terminus', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(buildDir, '..', 'package.json'), 'utf8')) as {
       exports: Record<string, { import: { types: string; default: string }; default: { types: string; default: string } }>;

@@ -1,4 +1,4 @@
-import type { ZkAcl, ZkStat } from '../types.js';
+import type { ZkAcl, ZkIdentity, ZkStat } from '../types.js';
 import type { JuteReader } from './jute-reader.js';
 import type { JuteWriter } from './jute-writer.js';
 import { AddWatchMode, OpCode, WatcherType } from './op-codes.js';
@@ -109,7 +109,7 @@ export function getEphemeralsOp(prefixPath: string): Operation<string[]> {
 }
 
 /** The identities the server has for this session (`ClientInfo`: scheme and user). */
-export function whoAmIOp(): Operation<{ scheme: string; user: string }[]> {
+export function whoAmIOp(): Operation<ZkIdentity[]> {
   return {
     name: 'whoAmI',
     opCode: OpCode.whoAmI,

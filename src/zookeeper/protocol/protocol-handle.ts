@@ -1,7 +1,7 @@
 import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../../errors/zookeeper.error.js';
 import { LeaderContact, routeOf, touchSlackMs } from '../leader-contact.js';
 import type { SessionHandle, SessionHandleEvents } from '../session-handle.js';
-import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkStat } from '../types.js';
+import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkIdentity, type ZkStat } from '../types.js';
 import { parseConnectString } from '../connect-string.js';
 import { multiOp, multiReadOp, type MultiOp, type MultiResult, type ReadOp, type ReadResult } from './multi.js';
 import { CreateFlag, WatcherType } from './op-codes.js';
@@ -224,7 +224,7 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   /** The identities the server authenticated this session as. */
-  whoAmI(): Promise<{ scheme: string; user: string }[]> {
+  whoAmI(): Promise<ZkIdentity[]> {
     return this.request(whoAmIOp(), undefined);
   }
 
