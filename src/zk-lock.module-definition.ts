@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { zkLockExceptionFilterProvider, type ZkLockExceptionFilterOptions } from './filters/zk-lock-exception.filter.js';
+import type { ZkLockExceptionFilterOptions } from './filters/zk-lock-exception.filter.js';
+import { zkLockExceptionFilterProviders } from './filters/zk-lock-exception-filter.providers.js';
 import type { ZkLockModuleOptions } from './zk-lock.options.js';
 
 /** Options of `forRoot` / `forRootAsync` that shape the module itself, so they are known before the others resolve. */
@@ -24,6 +25,6 @@ export const {
   .setExtras<ZkLockModuleExtras>({ isGlobal: false, exceptionFilter: false }, (definition, extras) => ({
     ...definition,
     global: extras.isGlobal,
-    providers: extras.exceptionFilter === false ? definition.providers : [...(definition.providers ?? []), zkLockExceptionFilterProvider(extras.exceptionFilter)],
+    providers: [...(definition.providers ?? []), ...zkLockExceptionFilterProviders(extras.exceptionFilter)],
   }))
   .build();

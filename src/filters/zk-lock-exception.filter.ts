@@ -73,8 +73,8 @@ export class ZkLockExceptionFilter implements ExceptionFilter<ZkLockError> {
 }
 
 /**
- * The filter as an application-wide `APP_FILTER` (what the module's `exceptionFilter` option
- * registers): `true` for the defaults, or its options.
+ * The filter as an application-wide `APP_FILTER`: `true` for the defaults, or its options. (The
+ * module's `exceptionFilter` option registers it with `HybridTransportNotice`: `zkLockExceptionFilterProviders`.)
  */
 export function zkLockExceptionFilterProvider(options: true | ZkLockExceptionFilterOptions): FactoryProvider<ZkLockExceptionFilter> {
   if (options !== true && (typeof options !== 'object' || options === null)) {

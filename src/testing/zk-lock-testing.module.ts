@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type OnApplicationShutdown, type Provider }
 import { DiscoveryModule } from '@nestjs/core';
 import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
-import { zkLockExceptionFilterProvider } from '../filters/zk-lock-exception.filter.js';
+import { zkLockExceptionFilterProviders } from '../filters/zk-lock-exception-filter.providers.js';
 import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
 import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
@@ -68,7 +68,7 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
     resolveTestingOptions(moduleOptions); // bad options fail here, as `ZkLockModule.forRoot`'s fail at start-up
     return testingModule(isGlobal ?? false, [
       { provide: ZK_LOCK_MODULE_OPTIONS, useValue: moduleOptions },
-      ...(exceptionFilter === undefined || exceptionFilter === false ? [] : [zkLockExceptionFilterProvider(exceptionFilter)]),
+      ...zkLockExceptionFilterProviders(exceptionFilter),
     ]);
   }
 
