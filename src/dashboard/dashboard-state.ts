@@ -3,6 +3,7 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import { inspect, type InspectedElection, type InspectedLock, type KnownNodes } from '../cli/inspect.js';
 import type { InspectedReadWriteLock, InspectedSemaphore } from '../cli/inspect-shared.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { LockService } from '../services/lock.service.js';
 import { ZkLockEvents } from '../observability/zk-lock-events.js';
 import type { ZkLockEvent } from '../observability/zk-lock-event.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
@@ -68,6 +69,7 @@ export class DashboardState implements OnModuleDestroy {
     @Inject(DASHBOARD_SESSION) private readonly session: ZkSessionClient,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
     @Inject(DASHBOARD_OPTIONS) private readonly dashboard: ResolvedDashboardOptions,
+    @Inject(LockService) private readonly lockService: LockService,
     events: ZkLockEvents,
   ) {
     this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
@@ -116,11 +118,18 @@ export class DashboardState implements OnModuleDestroy {
       root: this.options.root,
       at: new Date().toISOString(),
       session: { state: this.session.state, sessionId: this.session.sessionId ?? null },
-      locks: byName(this.locks),
+      locks: byName(this.locks).map((lock) => ({ ...lock, holderToken: this.tokenHeldHere(lock) })),
       elections: byName(this.elections),
       readWriteLocks: byName(this.readWriteLocks),
       semaphores: byName(this.semaphores),
     };
+  }
+
+  /** The exact fencing token of `lock` when this process's lease holds it: the lease knows it, the znodes only bound it. */
+  private tokenHeldHere(lock: InspectedLock): string | null {
+    if (!lock.holder) return null;
+    const holderPath = `${lock.path}/${lock.holder.node}`;
+    return this.lockService.heldLeases().find((lease) => lease.path === holderPath)?.fencingToken.toString() ?? null;
   }
 
   private record(entry: TimelineEntry): void {

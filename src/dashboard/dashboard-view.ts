@@ -1,10 +1,20 @@
-import type { Inspection } from '../cli/inspect.js';
+import type { InspectedLock, Inspection } from '../cli/inspect.js';
 import type { SessionState } from '../zookeeper/session-state.js';
 import type { TimelineEntry } from './timeline.js';
 
 /** What the page shows: everything under the root (as `inspect` reads it), and this process's session. */
-export interface DashboardView extends Omit<Inspection, 'version'> {
+export interface DashboardView extends Omit<Inspection, 'version' | 'locks'> {
   readonly session: { readonly state: SessionState; readonly sessionId: string | null };
+  readonly locks: DashboardLock[];
+}
+
+/** A lock as `inspect` reads it, with what only its holder's own process knows. */
+export interface DashboardLock extends InspectedLock {
+  /**
+   * The holder's fencing token (decimal) when this process holds the lock: exact, from its lease.
+   * Otherwise null, and the page shows the holder node's czxid, a lower bound (see `InspectedNode.zxid`).
+   */
+  readonly holderToken: string | null;
 }
 
 /** What the page's event stream carries: a timeline entry, or the whole view after a change. */
