@@ -10,7 +10,7 @@ import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionStateChange } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/session-requests.js';
-import type { DashboardMessage, DashboardView } from './dashboard-view.js';
+import { withHolderTokens, type DashboardMessage, type DashboardView } from './dashboard-view.js';
 import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
@@ -118,18 +118,11 @@ export class DashboardState implements OnModuleDestroy {
       root: this.options.root,
       at: new Date().toISOString(),
       session: { state: this.session.state, sessionId: this.session.sessionId ?? null },
-      locks: byName(this.locks).map((lock) => ({ ...lock, holderToken: this.tokenHeldHere(lock) })),
+      locks: withHolderTokens(byName(this.locks), this.lockService.heldLeases()),
       elections: byName(this.elections),
       readWriteLocks: byName(this.readWriteLocks),
       semaphores: byName(this.semaphores),
     };
-  }
-
-  /** The exact fencing token of `lock` when this process's lease holds it: the lease knows it, the znodes only bound it. */
-  private tokenHeldHere(lock: InspectedLock): string | null {
-    if (!lock.holder) return null;
-    const holderPath = `${lock.path}/${lock.holder.node}`;
-    return this.lockService.heldLeases().find((lease) => lease.path === holderPath)?.fencingToken.toString() ?? null;
   }
 
   private record(entry: TimelineEntry): void {

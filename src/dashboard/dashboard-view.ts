@@ -1,4 +1,5 @@
 import type { InspectedLock, Inspection } from '../cli/inspect.js';
+import type { Lease } from '../recipes/lock/lease.js';
 import type { SessionState } from '../zookeeper/session-state.js';
 import type { TimelineEntry } from './timeline.js';
 
@@ -19,3 +20,9 @@ export interface DashboardLock extends InspectedLock {
 
 /** What the page's event stream carries: a timeline entry, or the whole view after a change. */
 export type DashboardMessage = { readonly kind: 'view'; readonly view: DashboardView } | { readonly kind: 'event'; readonly entry: TimelineEntry };
+
+/** `locks` with the exact fencing token of those this process holds (`held`: its leases, which know it; the znodes only bound it). */
+export function withHolderTokens(locks: readonly InspectedLock[], held: readonly Lease[]): DashboardLock[] {
+  const tokens = new Map(held.map((lease) => [lease.path, lease.fencingToken.toString()]));
+  return locks.map((lock) => ({ ...lock, holderToken: (lock.holder && tokens.get(`${lock.path}/${lock.holder.node}`)) ?? null }));
+}
