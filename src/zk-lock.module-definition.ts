@@ -10,7 +10,9 @@ export interface ZkLockModuleExtras {
   /**
    * Register `ZkLockExceptionFilter` for the whole application: the library's errors reach HTTP
    * clients as 400/409/503/500 and microservice clients as `{ status: 'error', code, message }`.
-   * `true`, or its options. Default false.
+   * `true`, or its options. Default false. A transport attached to an HTTP application with
+   * `connectMicroservice` gets it only with `{ inheritAppConfig: true }` (Nest's rule for
+   * `APP_FILTER`); start-up names each attached transport and says so.
    */
   exceptionFilter: boolean | ZkLockExceptionFilterOptions;
 }

@@ -34,6 +34,8 @@ export interface ZkLockRpcError {
  *
  * Register it with `ZkLockModule.forRoot({ ..., exceptionFilter: true })`, or as any filter:
  * `app.useGlobalFilters(new ZkLockExceptionFilter(app.get(HttpAdapterHost)))`, `@UseFilters(ZkLockExceptionFilter)`.
+ * In a hybrid application the module's registration reaches a transport attached with
+ * `connectMicroservice(options, { inheritAppConfig: true })` only; `@UseFilters` works on any.
  */
 @Catch(ZkLockError)
 @Injectable()
