@@ -214,7 +214,7 @@ const PAGE = `<!doctype html>
   $('filter').addEventListener('input', () => { history.replaceState(null, '', '#' + encodeURIComponent($('filter').value)); render(); redrawTimeline(); });
   window.addEventListener('hashchange', () => { $('filter').value = filterOfHash(location.hash); render(); redrawTimeline(); });
 
-  const link = (text, cls) => { $('link').textContent = text; $('link').className = 'pill ' + cls; };
+  const link = (text, cls, title) => { $('link').textContent = text; $('link').className = 'pill ' + cls; $('link').title = title || ''; };
 
   function openStream() {
     const stream = new EventSource(BASE + '/api/stream');
@@ -242,7 +242,9 @@ const PAGE = `<!doctype html>
     } finally {
       asking.abort(); // a 200 is the stream itself: only its status was wanted
     }
-    if (status === 401 || status === 403) return link('your guard refused the live stream: ' + status, 'bad');
+    if (status === 401 || status === 403) {
+      return link('your guard refused the live stream: ' + status, 'bad', "The browser sends the stream request with this page's cookies but no header of yours: a guard for the page must accept a cookie (a session) or the client's address.");
+    }
     link((status === undefined ? 'unreachable' : 'the live stream failed: ' + status) + ', retrying…', 'warn');
     setTimeout(openStream, RETRY_MS);
   }

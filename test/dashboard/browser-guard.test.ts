@@ -78,6 +78,7 @@ describe('the dashboard page behind a header guard, in headless Chromium', () =>
         .catch(async (error: unknown) => assert.fail(`the page shows "${await page.locator('#link').textContent()}": ${String(error)}`));
       assert.equal(await page.locator('#link').textContent(), 'your guard refused the live stream: 403');
       assert.match((await page.locator('#link').getAttribute('class')) ?? '', /\bbad\b/);
+      assert.match((await page.locator('#link').getAttribute('title')) ?? '', /cookie/, 'says what a guard of a browser page can check');
     } finally {
       await page.close();
     }
