@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { zkLockExceptionFilterProvider, type ZkLockExceptionFilterOptions } from './filters/zk-lock-exception.filter.js';
+import type { ZkLockExceptionFilterOptions } from './filters/zk-lock-exception.filter.js';
+import { zkLockExceptionFilterProviders } from './filters/zk-lock-exception-filter.providers.js';
 import type { ZkLockModuleOptions } from './zk-lock.options.js';
 
 /** Options of `forRoot` / `forRootAsync` that shape the module itself, so they are known before the others resolve. */
@@ -9,7 +10,9 @@ export interface ZkLockModuleExtras {
   /**
    * Register `ZkLockExceptionFilter` for the whole application: the library's errors reach HTTP
    * clients as 400/409/503/500 and microservice clients as `{ status: 'error', code, message }`.
-   * `true`, or its options. Default false.
+   * `true`, or its options. Default false. A transport attached to an HTTP application with
+   * `connectMicroservice` gets it only with `{ inheritAppConfig: true }` (Nest's rule for
+   * `APP_FILTER`); start-up names each attached transport and says so.
    */
   exceptionFilter: boolean | ZkLockExceptionFilterOptions;
 }
@@ -24,6 +27,6 @@ export const {
   .setExtras<ZkLockModuleExtras>({ isGlobal: false, exceptionFilter: false }, (definition, extras) => ({
     ...definition,
     global: extras.isGlobal,
-    providers: extras.exceptionFilter === false ? definition.providers : [...(definition.providers ?? []), zkLockExceptionFilterProvider(extras.exceptionFilter)],
+    providers: [...(definition.providers ?? []), ...zkLockExceptionFilterProviders(extras.exceptionFilter)],
   }))
   .build();

@@ -6,6 +6,7 @@ import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { refuseUnknownKeys } from './errors/known-keys.js';
 import { validateLockName } from './recipes/lock-name.js';
+import { TEST_RUNNER_CONNECT_TIMEOUT_MS, testRunnerOf } from './zk-lock.test-runner.js';
 import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
 import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 import { ZK_DRIVERS, type ZkDriver } from './zookeeper/open-session-handle.js';
@@ -42,7 +43,7 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     connect: validateConnectString(options.connect),
     root: validateZnodePath('root', options.root ?? ZK_LOCK_DEFAULTS.root),
     sessionTimeoutMs: validateDuration('sessionTimeoutMs', options.sessionTimeoutMs ?? ZK_LOCK_DEFAULTS.sessionTimeoutMs, { min: 100, integer: true }),
-    connectTimeoutMs: validateDuration('connectTimeoutMs', options.connectTimeoutMs ?? ZK_LOCK_DEFAULTS.connectTimeoutMs, { min: 1, integer: true }),
+    connectTimeoutMs: validateDuration('connectTimeoutMs', options.connectTimeoutMs ?? defaultConnectTimeoutMs(), { min: 1, integer: true }),
     auth,
     acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
@@ -53,6 +54,11 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
   };
+}
+
+/** Shorter under a test runner: see `zk-lock.test-runner.ts`. */
+function defaultConnectTimeoutMs(): number {
+  return testRunnerOf(process.env) === undefined ? ZK_LOCK_DEFAULTS.connectTimeoutMs : TEST_RUNNER_CONNECT_TIMEOUT_MS;
 }
 
 function validateDriver(driver: unknown, tls: unknown): Pick<ResolvedZkLockOptions, 'driver' | 'tls'> {

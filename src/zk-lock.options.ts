@@ -15,7 +15,11 @@ export interface ZkLockModuleOptions {
    * [2, 20] × its tickTime unless configured otherwise. A crashed holder's lock is freed after it.
    */
   sessionTimeoutMs?: number;
-  /** How long start-up waits for the first session before failing. Default 15000. */
+  /**
+   * How long start-up waits for the first session before failing with `ConnectTimeoutError`.
+   * Default 15000; 2000 under a test runner (`JEST_WORKER_ID`, `VITEST` or `NODE_TEST_CONTEXT`
+   * set), so that a missing server fails before the runner's hook timeout (Jest's is 5 s).
+   */
   connectTimeoutMs?: number;
   /** Credentials added to the session, e.g. `{ scheme: 'digest', credentials: 'app:secret' }`. */
   auth?: ZkAuth | readonly ZkAuth[];

@@ -84,6 +84,10 @@ const PAGE = `<!doctype html>
   const BASE = location.pathname.replace(/\\/+$/, '');
   const MAX_WAITERS_SHOWN = 20;
   const MAX_TIMELINE = 500;
+  /** After the stream failed with an error status other than the guard's: how long until the page opens it again. */
+  const RETRY_MS = 5000;
+  // Whose a timeline line is (entry.origin): the dashboard's watches see every process's changes.
+  const ORIGINS = { process: 'this process', cluster: 'cluster', page: 'this page' };
   const $ = (id) => document.getElementById(id);
   let view = null;
   const events = [];
@@ -98,8 +102,8 @@ const PAGE = `<!doctype html>
   };
   const age = (ms) => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : ms < 3600000 ? Math.round(ms / 60000) + ' min' : (ms / 3600000).toFixed(1) + ' h';
   // A leader's fencing token is its node's czxid; a lock holder's is the pzxid of the listing that
-  // granted it, which nobody else can read back: at least the czxid.
-  const token = (node, exact) => node ? el('div', { class: 'muted mono' }, 'token ' + (exact ? '' : '≥ ') + node.zxid) : null;
+  // granted it, which only the holder's process knows (holderToken): elsewhere, at least the czxid.
+  const token = (node, exact) => node ? el('div', { class: 'muted mono' }, exact === true ? 'token ' + node.zxid : exact ? 'token ' + exact + ' (held here)' : 'token ≥ ' + node.zxid) : null;
   const who = (node) => node ? el('span', {}, node.identity || node.node, ' ', el('span', { class: 'muted mono' }, '0x' + node.sessionId), ' ', el('span', { class: 'muted' }, age(node.ageMs)), node.releaseRequested ? el('span', { class: 'pill warn' }, 'asked to let go') : null) : el('span', { class: 'muted' }, '—');
   const filterText = () => $('filter').value.trim().toLowerCase();
   const shown = (name) => name.toLowerCase().includes(filterText());
@@ -125,7 +129,7 @@ const PAGE = `<!doctype html>
     const path = kind === 'release' ? '/api/locks/' + encodeURIComponent(name) + '/release' : '/api/elections/' + encodeURIComponent(name) + '/step-down';
     const response = await fetch(BASE + path, { method: 'POST', headers: { 'x-zk-lock-confirm': 'yes' } });
     const body = await response.json().catch(() => ({}));
-    addEvent({ at: new Date().toISOString(), type: kind === 'release' ? 'dashboard.release' : 'dashboard.step-down', name, detail: response.ok ? (body.requested ? 'asked ' + (body.identity || body.node) : 'nobody asked: ' + body.reason) : 'failed: ' + (body.message || response.status) });
+    addEvent({ at: new Date().toISOString(), type: kind === 'release' ? 'dashboard.release' : 'dashboard.step-down', name, origin: 'page', detail: response.ok ? (body.requested ? 'asked ' + (body.identity || body.node) : 'nobody asked: ' + body.reason) : 'failed: ' + (body.message || response.status) });
   }
 
   function table(id, head, rows, emptyText) {
@@ -143,7 +147,7 @@ const PAGE = `<!doctype html>
     $('session').className = 'pill ' + (state === 'connected' || state === 'reconnected' ? 'ok' : state === 'suspended' ? 'warn' : 'bad');
     $('updated').textContent = 'as of ' + new Date(view.at).toLocaleTimeString();
     table('locks', ['lock', 'holder', 'waiters', 'ready', ''], view.locks.filter((l) => shown(l.name)).map((l) => ({ name: l.name, cells: [
-      el('code', {}, l.name), el('div', {}, who(l.holder), token(l.holder, false)), queueCell(l.waiters), readyCell(l.ready),
+      el('code', {}, l.name), el('div', {}, who(l.holder), token(l.holder, l.holderToken)), queueCell(l.waiters), readyCell(l.ready),
       l.holder ? el('button', { onclick: () => act('release', l.name) }, 'Ask to release') : '',
     ] })), 'No locks.');
     table('elections', ['election', 'leader', 'followers', 'ready', ''], view.elections.filter((e) => shown(e.name)).map((e) => ({ name: e.name, cells: [
@@ -165,7 +169,7 @@ const PAGE = `<!doctype html>
     if (events.length > MAX_TIMELINE) events.shift();
     if (!shown(entry.name) && entry.name !== 'session') return;
     const cls = /lost|failed|bad|expired/.test(entry.type + entry.detail) ? 'bad' : /recovery|step-down|release-requested|suspended/.test(entry.type + entry.detail) ? 'warn' : '';
-    const item = el('li', { class: cls }, el('span', { class: 'muted' }, new Date(entry.at).toLocaleTimeString()), el('span', { class: 'mono' }, entry.type), el('span', {}, el('code', {}, entry.name), ' ', entry.detail));
+    const item = el('li', { class: cls }, el('span', { class: 'muted' }, new Date(entry.at).toLocaleTimeString()), el('span', {}, el('span', { class: 'mono' }, entry.type), el('div', { class: 'muted' }, ORIGINS[entry.origin])), el('span', {}, el('code', {}, entry.name), ' ', entry.detail));
     $('timeline').prepend(item);
     while ($('timeline').children.length > MAX_TIMELINE) $('timeline').lastChild.remove();
     drawChart();
@@ -210,12 +214,42 @@ const PAGE = `<!doctype html>
   $('filter').addEventListener('input', () => { history.replaceState(null, '', '#' + encodeURIComponent($('filter').value)); render(); redrawTimeline(); });
   window.addEventListener('hashchange', () => { $('filter').value = filterOfHash(location.hash); render(); redrawTimeline(); });
 
-  const stream = new EventSource(BASE + '/api/stream');
-  // Each (re)connection starts with the recent timeline again: start the list afresh.
-  stream.addEventListener('open', () => { events.length = 0; $('timeline').replaceChildren(); $('link').textContent = 'live'; $('link').className = 'pill ok'; });
-  stream.addEventListener('error', () => { $('link').textContent = 'reconnecting…'; $('link').className = 'pill warn'; });
-  stream.addEventListener('view', (message) => { view = JSON.parse(message.data); document.body.dataset.viewAt = view.at; render(); });
-  stream.addEventListener('event', (message) => addEvent(JSON.parse(message.data)));
+  const link = (text, cls, title) => { $('link').textContent = text; $('link').className = 'pill ' + cls; $('link').title = title || ''; };
+
+  function openStream() {
+    const stream = new EventSource(BASE + '/api/stream');
+    // Each (re)connection starts with the recent timeline again: start the list afresh.
+    stream.addEventListener('open', () => { events.length = 0; $('timeline').replaceChildren(); link('live', 'ok'); });
+    stream.addEventListener('error', () => {
+      // CONNECTING: the browser tries again by itself (the connection dropped). CLOSED: it gave up,
+      // on an answer that is no event stream, such as a guard's 403; EventSource does not say which.
+      if (stream.readyState !== EventSource.CLOSED) return link('reconnecting…', 'warn');
+      stream.close();
+      void askWhy();
+    });
+    stream.addEventListener('view', (message) => { view = JSON.parse(message.data); document.body.dataset.viewAt = view.at; render(); });
+    stream.addEventListener('event', (message) => addEvent(JSON.parse(message.data)));
+  }
+
+  /** The stream's status, asked once with fetch (with the same cookies): a refusal is shown as one, anything else is tried again. */
+  async function askWhy() {
+    const asking = new AbortController();
+    let status;
+    try {
+      status = (await fetch(BASE + '/api/stream', { signal: asking.signal, cache: 'no-store' })).status;
+    } catch (error) {
+      status = undefined; // unreachable: the server is down, or the network
+    } finally {
+      asking.abort(); // a 200 is the stream itself: only its status was wanted
+    }
+    if (status === 401 || status === 403) {
+      return link('your guard refused the live stream: ' + status, 'bad', "The browser sends the stream request with this page's cookies but no header of yours: a guard for the page must accept a cookie (a session) or the client's address.");
+    }
+    link((status === undefined ? 'unreachable' : 'the live stream failed: ' + status) + ', retrying…', 'warn');
+    setTimeout(openStream, RETRY_MS);
+  }
+
+  openStream();
   setInterval(drawChart, 5000);
 })();
 </script>

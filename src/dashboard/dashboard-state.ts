@@ -3,13 +3,14 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import { inspect, type InspectedElection, type InspectedLock, type KnownNodes } from '../cli/inspect.js';
 import type { InspectedReadWriteLock, InspectedSemaphore } from '../cli/inspect-shared.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { LockService } from '../services/lock.service.js';
 import { ZkLockEvents } from '../observability/zk-lock-events.js';
 import type { ZkLockEvent } from '../observability/zk-lock-event.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionStateChange } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/session-requests.js';
-import type { DashboardMessage, DashboardView } from './dashboard-view.js';
+import { withHolderTokens, type DashboardMessage, type DashboardView } from './dashboard-view.js';
 import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
@@ -68,6 +69,7 @@ export class DashboardState implements OnModuleDestroy {
     @Inject(DASHBOARD_SESSION) private readonly session: ZkSessionClient,
     @Inject(ZK_LOCK_OPTIONS) private readonly options: ResolvedZkLockOptions,
     @Inject(DASHBOARD_OPTIONS) private readonly dashboard: ResolvedDashboardOptions,
+    @Inject(LockService) private readonly lockService: LockService,
     events: ZkLockEvents,
   ) {
     this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
@@ -116,7 +118,7 @@ export class DashboardState implements OnModuleDestroy {
       root: this.options.root,
       at: new Date().toISOString(),
       session: { state: this.session.state, sessionId: this.session.sessionId ?? null },
-      locks: byName(this.locks),
+      locks: withHolderTokens(byName(this.locks), this.lockService.heldLeases()),
       elections: byName(this.elections),
       readWriteLocks: byName(this.readWriteLocks),
       semaphores: byName(this.semaphores),

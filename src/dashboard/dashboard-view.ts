@@ -1,11 +1,28 @@
-import type { Inspection } from '../cli/inspect.js';
+import type { InspectedLock, Inspection } from '../cli/inspect.js';
+import type { Lease } from '../recipes/lock/lease.js';
 import type { SessionState } from '../zookeeper/session-state.js';
 import type { TimelineEntry } from './timeline.js';
 
 /** What the page shows: everything under the root (as `inspect` reads it), and this process's session. */
-export interface DashboardView extends Omit<Inspection, 'version'> {
+export interface DashboardView extends Omit<Inspection, 'version' | 'locks'> {
   readonly session: { readonly state: SessionState; readonly sessionId: string | null };
+  readonly locks: DashboardLock[];
+}
+
+/** A lock as `inspect` reads it, with what only its holder's own process knows. */
+export interface DashboardLock extends InspectedLock {
+  /**
+   * The holder's fencing token (decimal) when this process holds the lock: exact, from its lease.
+   * Otherwise null, and the page shows the holder node's czxid, a lower bound (see `InspectedNode.zxid`).
+   */
+  readonly holderToken: string | null;
 }
 
 /** What the page's event stream carries: a timeline entry, or the whole view after a change. */
 export type DashboardMessage = { readonly kind: 'view'; readonly view: DashboardView } | { readonly kind: 'event'; readonly entry: TimelineEntry };
+
+/** `locks` with the exact fencing token of those this process holds (`held`: its leases, which know it; the znodes only bound it). */
+export function withHolderTokens(locks: readonly InspectedLock[], held: readonly Lease[]): DashboardLock[] {
+  const tokens = new Map(held.map((lease) => [lease.path, lease.fencingToken.toString()]));
+  return locks.map((lock) => ({ ...lock, holderToken: (lock.holder && tokens.get(`${lock.path}/${lock.holder.node}`)) ?? null }));
+}

@@ -2,6 +2,6 @@
 // server, which the main entry point does not need.
 export { ZkLockDashboardModule } from './zk-lock-dashboard.module.js';
 export type { ZkLockDashboardOptions } from './dashboard.options.js';
-export type { DashboardMessage, DashboardView } from './dashboard-view.js';
+export type { DashboardLock, DashboardMessage, DashboardView } from './dashboard-view.js';
 export type { TimelineEntry } from './timeline.js';
 export { CONFIRM_HEADER } from './dashboard.controller.js';

@@ -10,6 +10,11 @@ export interface TimelineEntry {
   readonly name: string;
   /** What happened, for people: token, wait or hold time, reason. */
   readonly detail: string;
+  /**
+   * Whose it is: `process`, an event of this process (its own locks, elections and session);
+   * `cluster`, a change of holder or leader seen by the dashboard's watches, whichever process made it.
+   */
+  readonly origin: 'process' | 'cluster';
 }
 
 const token = (value: bigint | undefined) => (value === undefined ? '' : `token ${value.toString()}`);
@@ -22,6 +27,10 @@ const nameOf = (event: { readonly name: string } | { readonly election: string }
 
 /** The timeline's line for one of this process's events. */
 export function timelineEntryOf(event: ZkLockEvent): TimelineEntry {
+  return { ...describeEvent(event), origin: 'process' };
+}
+
+function describeEvent(event: ZkLockEvent): Omit<TimelineEntry, 'origin'> {
   const at = new Date().toISOString();
   switch (event.type) {
     case 'session.state':
@@ -55,5 +64,5 @@ export function timelineEntryOf(event: ZkLockEvent): TimelineEntry {
 export function successionEntry(kind: 'lock' | 'election', name: string, now: { readonly node: string; readonly identity: string | null } | null | undefined): TimelineEntry {
   const who = now ? (now.identity ?? now.node) : undefined;
   const detail = kind === 'lock' ? (who === undefined ? 'free' : `held by ${who}`) : who === undefined ? 'no leader' : `led by ${who}`;
-  return { at: new Date().toISOString(), type: kind === 'lock' ? 'lock.holder' : 'election.leader', name, detail };
+  return { at: new Date().toISOString(), type: kind === 'lock' ? 'lock.holder' : 'election.leader', name, detail, origin: 'cluster' };
 }

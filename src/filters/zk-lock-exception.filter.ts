@@ -34,6 +34,8 @@ export interface ZkLockRpcError {
  *
  * Register it with `ZkLockModule.forRoot({ ..., exceptionFilter: true })`, or as any filter:
  * `app.useGlobalFilters(new ZkLockExceptionFilter(app.get(HttpAdapterHost)))`, `@UseFilters(ZkLockExceptionFilter)`.
+ * In a hybrid application the module's registration reaches a transport attached with
+ * `connectMicroservice(options, { inheritAppConfig: true })` only; `@UseFilters` works on any.
  */
 @Catch(ZkLockError)
 @Injectable()
@@ -73,8 +75,8 @@ export class ZkLockExceptionFilter implements ExceptionFilter<ZkLockError> {
 }
 
 /**
- * The filter as an application-wide `APP_FILTER` (what the module's `exceptionFilter` option
- * registers): `true` for the defaults, or its options.
+ * The filter as an application-wide `APP_FILTER`: `true` for the defaults, or its options. (The
+ * module's `exceptionFilter` option registers it with `HybridTransportNotice`: `zkLockExceptionFilterProviders`.)
  */
 export function zkLockExceptionFilterProvider(options: true | ZkLockExceptionFilterOptions): FactoryProvider<ZkLockExceptionFilter> {
   if (options !== true && (typeof options !== 'object' || options === null)) {

@@ -4,6 +4,7 @@ import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { ZK_LOCK_MODULE_OPTIONS } from '../zk-lock.module-definition.js';
 import type { ResolvedZkLockOptions, ZkLockModuleOptions } from '../zk-lock.options.js';
 import { resolveZkLockOptions } from '../zk-lock.options-validator.js';
+import { testRunnerOf } from '../zk-lock.test-runner.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 
 /** Validated options: a bad option fails application start-up with `InvalidOptionsError`. */
@@ -19,8 +20,15 @@ export const zkLockOptionsProvider: Provider = {
  */
 export const zkSessionProvider: Provider = {
   provide: ZkSession,
-  useFactory: async (options: ResolvedZkLockOptions, events: ZkLockEventHub) => {
+  useFactory: async (options: ResolvedZkLockOptions, events: ZkLockEventHub, given: ZkLockModuleOptions) => {
     const logger = new Logger('ZkLock');
+    const runner = given.connectTimeoutMs === undefined ? testRunnerOf(process.env) : undefined;
+    if (runner) {
+      logger.log(
+        `Waiting up to ${options.connectTimeoutMs} ms for ZooKeeper at ${options.connect}: the connect timeout under a test runner ` +
+          `(${runner} is set), so that a missing server fails start-up before the runner's hook timeout; set connectTimeoutMs to change it`,
+      );
+    }
     const session = new ZkSession({
       connectString: options.connect,
       sessionTimeoutMs: options.sessionTimeoutMs,
@@ -44,7 +52,7 @@ export const zkSessionProvider: Provider = {
     }
     return session;
   },
-  inject: [ZK_LOCK_OPTIONS, ZkLockEventHub],
+  inject: [ZK_LOCK_OPTIONS, ZkLockEventHub, ZK_LOCK_MODULE_OPTIONS],
 };
 
 /**

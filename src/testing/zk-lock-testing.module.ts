@@ -1,7 +1,8 @@
-import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
-import { zkLockExceptionFilterProvider, type ZkLockExceptionFilterOptions } from '../filters/zk-lock-exception.filter.js';
+import { zkLockExceptionFilterProviders } from '../filters/zk-lock-exception-filter.providers.js';
 import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js';
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
 import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
@@ -12,31 +13,23 @@ import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { refuseUnknownKeys } from '../errors/known-keys.js';
 import { resolveZkLockOptions, ZK_LOCK_OPTION_KEYS } from '../zk-lock.options-validator.js';
-import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
+import { ZK_LOCK_MODULE_OPTIONS, type ZkLockModuleExtras } from '../zk-lock.module-definition.js';
+import { ZkLockModule } from '../zk-lock.module.js';
+import type { ResolvedZkLockOptions, ZkLockModuleOptions } from '../zk-lock.options.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 import { StandIns } from './stand-ins.js';
 import { testingBackend } from './testing-election.js';
 import { TestingEnsemble } from './testing-ensemble.js';
 import { ZkLockTesting } from './zk-lock-testing.js';
 
-/** Options of `ZkLockTestingModule.forRoot`. */
-export interface ZkLockTestingOptions {
-  /** Register the module globally. Default false. */
-  isGlobal?: boolean;
-  /** This process's identity (`leader$`, `participants()`, recovery records). Default `<hostname>:<pid>`. */
-  identity?: string;
-  /** The default election's name, as in `ZkLockModule`'s `election` option. Default `default`. */
-  election?: { name?: string };
-  /** How long `resign()` and shutdown wait for running locked calls and leader sections. Default 10000. */
-  drainTimeoutMs?: number;
-  /**
-   * Largest ready record (bytes, a checkpoint with its envelope), as `ZkLockModule`'s option: a
-   * larger `checkpoint()` fails with `RecordTooLargeError` here as it would in production. Default 524288.
-   */
-  maxRecordBytes?: number;
-  /** As `ZkLockModule`'s option: registers `ZkLockExceptionFilter`, so that e2e tests see the answers production gives. Default false. */
-  exceptionFilter?: boolean | ZkLockExceptionFilterOptions;
-}
+/**
+ * Options of `ZkLockTestingModule.forRoot`: `ZkLockModule`'s own, so that one options object
+ * serves both and a test behaves as production (`exceptionFilter`, `election`, `identity`,
+ * `drainTimeoutMs`, `maxRecordBytes`, `isGlobal` act as there). What concerns the connection to
+ * a real ensemble (`connect`, `root`, `sessionTimeoutMs`, `connectTimeoutMs`, `auth`, `acl`,
+ * `tls`, `driver`, `clientLogLevel`) is accepted and ignored: the simulated server has none of it.
+ */
+export interface ZkLockTestingOptions extends Partial<ZkLockModuleOptions>, Partial<ZkLockModuleExtras> {}
 
 /**
  * `ZkLockModule` on a simulated ZooKeeper, for unit tests of the application's own providers: the
@@ -55,6 +48,10 @@ export interface ZkLockTestingOptions {
  * await moduleRef.init(); // discovers @OnLeaderRecovery handlers, as an application start does
  * await moduleRef.get(ZkLockTesting).setLeader(true);
  * ```
+ *
+ * An e2e test of an application that imports its own `ZkLockModule` swaps it with the options it
+ * was built with (`forRoot` or `forRootAsync`):
+ * `.overrideModule(zkLockModule).useModule(ZkLockTestingModule.replacing(zkLockModule))`.
  */
 @Module({})
 export class ZkLockTestingModule implements OnApplicationShutdown {
@@ -65,36 +62,27 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
   ) {}
 
   static forRoot(options: ZkLockTestingOptions = {}): DynamicModule {
-    const resolved = resolveTestingOptions(options);
-    return {
-      module: ZkLockTestingModule,
-      global: options.isGlobal ?? false,
-      imports: [DiscoveryModule],
-      providers: [
-        { provide: ZK_LOCK_OPTIONS, useValue: resolved },
-        ...zkLockEventProviders,
-        { provide: TestingEnsemble, useFactory: () => TestingEnsemble.start(resolved) },
-        { provide: ZkSession, useFactory: (zk: TestingEnsemble, events: ZkLockEventHub) => zk.connect(resolved, events), inject: [TestingEnsemble, ZkLockEventHub] },
-        { provide: StandIns, useFactory: (zk: TestingEnsemble) => new StandIns(zk, resolved), inject: [TestingEnsemble] },
-        {
-          provide: ZK_LOCK_BACKEND,
-          useFactory: (session: ZkSession, standIns: StandIns, events: ZkLockEventHub) => testingBackend(zooKeeperBackend(session, resolved, events), standIns),
-          inject: [ZkSession, StandIns, ZkLockEventHub],
-        },
-        {
-          provide: ZkLockTesting,
-          useFactory: (zk: TestingEnsemble, standIns: StandIns, session: ZkSession, leader: LeaderService, backend: ZkLockBackend, events: ZkLockEventHub) =>
-            new ZkLockTesting(zk, standIns, session, leader, backend.locks, events, resolved),
-          inject: [TestingEnsemble, StandIns, ZkSession, LeaderService, ZK_LOCK_BACKEND, ZkLockEventHub],
-        },
-        LockService,
-        LeaderService,
-        ZkLockMetadataAccessor,
-        LeaderRecoveryExplorer,
-        ...(options.exceptionFilter === undefined || options.exceptionFilter === false ? [] : [zkLockExceptionFilterProvider(options.exceptionFilter)]),
-      ],
-      exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
-    };
+    if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
+    refuseUnknownKeys(options, TESTING_KEYS);
+    const { isGlobal, exceptionFilter, ...moduleOptions } = options;
+    resolveTestingOptions(moduleOptions); // bad options fail here, as `ZkLockModule.forRoot`'s fail at start-up
+    return testingModule(isGlobal ?? false, [
+      { provide: ZK_LOCK_MODULE_OPTIONS, useValue: moduleOptions },
+      ...zkLockExceptionFilterProviders(exceptionFilter),
+    ]);
+  }
+
+  /**
+   * In place of `zkLockModule`, what `ZkLockModule.forRoot(...)` or `forRootAsync(...)` returned:
+   * the same options (for `forRootAsync`, the same factory and imports, run when the test module
+   * compiles), the same `exceptionFilter` and `isGlobal`; its connection options are ignored as in `forRoot`.
+   */
+  static replacing(zkLockModule: DynamicModule): DynamicModule {
+    if (zkLockModule?.module !== ZkLockModule) {
+      throw new InvalidOptionsError('replacing', `expected what ZkLockModule.forRoot() or forRootAsync() returned, got ${describeValue(zkLockModule?.module ?? zkLockModule)}`);
+    }
+    // Its providers are the options (forRootAsync: their factory, or class) and the filter, as built by ZkLockConfigurableModule.
+    return testingModule(zkLockModule.global ?? false, [...(zkLockModule.providers ?? [])], zkLockModule.imports ?? []);
   }
 
   /** After locks and elections were given up (`beforeApplicationShutdown`), as `ZkLockModule` does. */
@@ -105,18 +93,51 @@ export class ZkLockTestingModule implements OnApplicationShutdown {
   }
 }
 
-/** Its own keys; `ZkLockModule`'s are taken too (and ignored), so that one options object can serve both. */
-const TESTING_KEYS = [
-  ...new Set([
-    ...Object.keys({ isGlobal: 1, identity: 1, election: 1, drainTimeoutMs: 1, maxRecordBytes: 1, exceptionFilter: 1 } satisfies Record<keyof ZkLockTestingOptions, 1>),
-    ...ZK_LOCK_OPTION_KEYS,
-  ]),
-];
+/** `ZkLockModule`'s options and its extras: one options object serves both. */
+const TESTING_KEYS = [...ZK_LOCK_OPTION_KEYS, ...Object.keys({ isGlobal: 1, exceptionFilter: 1 } satisfies Record<keyof ZkLockModuleExtras, 1>)];
+
+/** The module around `ZK_LOCK_MODULE_OPTIONS` (given by `optionProviders`, as in `ZkLockModule`), resolved for the simulated server. */
+function testingModule(global: boolean, optionProviders: Provider[], imports: NonNullable<DynamicModule['imports']> = []): DynamicModule {
+  return {
+    module: ZkLockTestingModule,
+    global,
+    imports: [DiscoveryModule, ...imports],
+    providers: [
+      ...optionProviders,
+      { provide: ZK_LOCK_OPTIONS, useFactory: resolveTestingOptions, inject: [ZK_LOCK_MODULE_OPTIONS] },
+      ...zkLockEventProviders,
+      { provide: TestingEnsemble, useFactory: (options: ResolvedZkLockOptions) => TestingEnsemble.start(options), inject: [ZK_LOCK_OPTIONS] },
+      {
+        provide: ZkSession,
+        useFactory: (zk: TestingEnsemble, options: ResolvedZkLockOptions, events: ZkLockEventHub) => zk.connect(options, events),
+        inject: [TestingEnsemble, ZK_LOCK_OPTIONS, ZkLockEventHub],
+      },
+      { provide: StandIns, useFactory: (zk: TestingEnsemble, options: ResolvedZkLockOptions) => new StandIns(zk, options), inject: [TestingEnsemble, ZK_LOCK_OPTIONS] },
+      {
+        provide: ZK_LOCK_BACKEND,
+        useFactory: (session: ZkSession, standIns: StandIns, options: ResolvedZkLockOptions, events: ZkLockEventHub) =>
+          testingBackend(zooKeeperBackend(session, options, events), standIns),
+        inject: [ZkSession, StandIns, ZK_LOCK_OPTIONS, ZkLockEventHub],
+      },
+      {
+        provide: ZkLockTesting,
+        useFactory: (zk: TestingEnsemble, standIns: StandIns, session: ZkSession, leader: LeaderService, backend: ZkLockBackend, events: ZkLockEventHub, options: ResolvedZkLockOptions) =>
+          new ZkLockTesting(zk, standIns, session, leader, backend.locks, events, options),
+        inject: [TestingEnsemble, StandIns, ZkSession, LeaderService, ZK_LOCK_BACKEND, ZkLockEventHub, ZK_LOCK_OPTIONS],
+      },
+      LockService,
+      LeaderService,
+      ZkLockMetadataAccessor,
+      LeaderRecoveryExplorer,
+    ],
+    exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
+  };
+}
 
 /** `ZkLockModule`'s own validation and defaults, so that bad options fail the same way (`InvalidOptionsError`). */
-function resolveTestingOptions(options: ZkLockTestingOptions): ResolvedZkLockOptions {
+function resolveTestingOptions(options: Partial<ZkLockModuleOptions>): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
-  refuseUnknownKeys(options, TESTING_KEYS);
+  refuseUnknownKeys(options, ZK_LOCK_OPTION_KEYS);
   const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
   const resolved = resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
   // A unit test's hand-overs are not timed: no rehearsal (and no second ensemble in the test's process).

@@ -30,7 +30,7 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   { name: 'filters', patterns: [/^filters\//] },
   {
     name: 'configuration and events',
-    patterns: [/^observability\//, /^zk-lock\.(constants|options|options-validator|module-definition)\.ts$/],
+    patterns: [/^observability\//, /^zk-lock\.(constants|options|options-validator|test-runner|module-definition)\.ts$/],
   },
   { name: 'services', patterns: [/^services\//] },
   { name: 'decorators', patterns: [/^decorators\//] },

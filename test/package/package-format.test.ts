@@ -49,9 +49,9 @@ function project(name: string, type: 'commonjs' | 'module', compilerOptions: Rec
   return dir;
 }
 
-function runWithoutNativeClient(script: string, cwd: string): { runs: string[]; health: string; connected: string; native: string } {
+function runWithoutNativeClient(script: string, cwd: string): { runs: string[]; elections: string[]; health: string; connected: string; native: string } {
   const output = run(process.execPath, ['--require', path.join(CONSUMER, 'hide-zookeeper.cjs'), script], cwd);
-  return JSON.parse(output.trim().split('\n').pop()!) as { runs: string[]; health: string; connected: string; native: string };
+  return JSON.parse(output.trim().split('\n').pop()!) as { runs: string[]; elections: string[]; health: string; connected: string; native: string };
 }
 
 describe('the packed package', { timeout: 600_000 }, () => {
@@ -137,7 +137,7 @@ describe('the packed package', { timeout: 600_000 }, () => {
     for (const dir of [commonjs, esm]) {
       fs.writeFileSync(path.join(dir, 'out', 'package.json'), fs.readFileSync(path.join(dir, 'package.json')));
       const result = runWithoutNativeClient(path.join(dir, 'out', 'consumer.js'), dir);
-      assert.deepEqual(result, { runs: ['build', 'by hand', 'rollUp'], health: 'function', connected: 'connected', native: 'ZK_NATIVE_CLIENT_MISSING' }, dir);
+      assert.deepEqual(result, { runs: ['build', 'by hand', 'rollUp'], elections: ['reports'], health: 'function', connected: 'connected', native: 'ZK_NATIVE_CLIENT_MISSING' }, dir);
     }
   });
 });
