@@ -10,16 +10,15 @@ import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import type { ResolvedZkLockOptions } from '../zk-lock.options.js';
 import type { SessionStateChange } from '../zookeeper/session-state.js';
 import type { ZkSessionClient } from '../zookeeper/session-requests.js';
-import { withHolderTokens, type DashboardMessage, type DashboardView } from './dashboard-view.js';
+import { byName, withHolderTokens, type DashboardMessage, type DashboardView } from './dashboard-view.js';
 import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
 import { Viewers } from './viewers.js';
-import { CATEGORIES, watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
+import { EVERYTHING, RootWatch, type Stale } from './root-watch.js';
+import { watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
 
 const put = <T>(map: Map<string, T>, name: string, value: T | undefined) => (value ? map.set(name, value) : map.delete(name));
-/** To read again: a category's listing (its new names, or with `every` all of them), or one name. */
-type Stale = { readonly category: Category; readonly every?: boolean } | { readonly name: string };
 /** Changes arriving within this long are read together: a busy lock must not mean a read per release. */
 const SETTLE_MS = 200;
 /** Names read at once, so that a thousand new locks do not send a thousand readings together. */
@@ -32,14 +31,14 @@ const KNOWN_NODES_MAX = 10_000;
 /**
  * The dashboard's live picture of the root, shared by every open page, and its timeline.
  *
- * Kept up to date by watches, never by polling: one on each category directory (a name appears
- * or goes), each queue directory and each ready znode; one per directory however many wait. A
- * watch that fires marks its name stale; stale names are read again once changes settle
- * (`SETTLE_MS`) and the new view goes to every page. Watches are set only while someone views
- * (`Viewers`: an open page, or a recent `api/state` call, which is served this view too, so that
- * polling it reads nothing in the session the locks share); the package cannot remove a watch:
- * one set before the last viewer left fires once, unheeded.
- * The timeline is this process's events (`ZkLockEvents`) and every holder or leader change seen.
+ * Kept up to date by watches, never by polling: one persistent recursive watch on the root
+ * (`RootWatch`), or where the driver or server has none, one one-shot watch on each category
+ * directory, queue directory and ready znode (one per directory however many wait). A change
+ * marks its name stale; stale names are read again once changes settle (`SETTLE_MS`) and the new
+ * view goes to every page. Watches are set only while someone views (`Viewers`: an open page, or a
+ * recent `api/state` call, which is served this view too, so that polling it reads nothing in the
+ * session the locks share). The timeline is this process's events (`ZkLockEvents`) and every
+ * holder or leader change seen.
  */
 @Injectable()
 export class DashboardState implements OnModuleDestroy {
@@ -59,7 +58,9 @@ export class DashboardState implements OnModuleDestroy {
   /** Paths with a watch of ours that has not fired yet. */
   private readonly watched = new Set<string>();
   private readonly stale: Stale[] = [];
-  private readonly viewers = new Viewers(() => this.serialized(() => this.readAll()));
+  /** One persistent recursive watch on the root where the driver and server have them (else one-shot ones per directory). */
+  private readonly rootWatch: RootWatch;
+  private readonly viewers = new Viewers(() => this.serialized(() => this.readAll()), () => this.rootWatch.remove());
   private settleTimer: NodeJS.Timeout | undefined;
   /** The reading under way, if any (see `serialized`). */
   private reading: Promise<void> | undefined;
@@ -72,6 +73,7 @@ export class DashboardState implements OnModuleDestroy {
     @Inject(LockService) private readonly lockService: LockService,
     events: ZkLockEvents,
   ) {
+    this.rootWatch = new RootWatch(session, options.root, (stale) => this.markStale(stale));
     this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
     this.sessionStates = session.state$.subscribe((change) => this.onSessionState(change));
   }
@@ -113,7 +115,6 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   private view(): DashboardView {
-    const byName = <T extends { readonly name: string }>(map: Map<string, T>) => [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return {
       root: this.options.root,
       at: new Date().toISOString(),
@@ -131,10 +132,10 @@ export class DashboardState implements OnModuleDestroy {
     this.messages.next({ kind: 'event', entry });
   }
 
-  /** Every category listed, every name read (and watched, while a page is open). */
-  private readAll(): Promise<void> {
-    for (const category of CATEGORIES) this.stale.push({ category, every: true });
-    return this.readStale();
+  /** Every category listed, every name read (and watched, while a page is open: by the root watch, set first, or one-shot watches). */
+  private async readAll(): Promise<void> {
+    await this.rootWatch.set();
+    return this.readStale([...this.stale.splice(0), ...EVERYTHING]);
   }
 
   /** Runs `read` after any reading under way: one reading at a time. */
@@ -151,16 +152,12 @@ export class DashboardState implements OnModuleDestroy {
       this.sessionId = change.sessionId;
       if (replaced) {
         this.watched.clear();
-        if (this.viewers.any) this.viewers.restart().catch((error: unknown) => this.readAgainLater(error, CATEGORIES.map((category) => ({ category, every: true }))));
+        if (this.viewers.any) this.viewers.restart().catch((error: unknown) => this.readAgainLater(error, EVERYTHING));
       }
     }
+    // The server does not replay what changed meanwhile for a persistent watch (see `RootWatch`).
+    if (change.state === 'reconnected' && this.rootWatch.stands) for (const stale of EVERYTHING) this.markStale(stale);
     if (this.viewers.any && !this.closed) void this.viewers.ready().then(() => this.messages.next({ kind: 'view', view: this.view() }), () => undefined);
-  }
-
-  /** A watch of ours fired (or could not be set): read what it watched again. */
-  private onChange(path: string, stale: Stale): void {
-    this.watched.delete(path);
-    this.markStale(stale);
   }
 
   /**
@@ -223,11 +220,10 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   /**
-   * Reads everything called `name` again (`kinds`: categories it is known in besides the view's),
-   * records holder changes, and keeps its directories watched. The watches go out before the
-   * reading, on the same session, which ZooKeeper serves in order: a change after the reading's
-   * listings fires them, one before is in the reading (set after, a change between the two would
-   * show only at the next). A kind found for the first time is watched after, so read once more.
+   * Reads everything called `name` again (`kinds`: categories it is known in besides the view's) and
+   * records holder changes. One-shot watches go out before the reading, on the same session (served
+   * in order): a later change fires them, an earlier one is in the reading. A kind found only by
+   * the reading is watched after it, so read once more.
    */
   private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
     const watchedBefore = new Set<string>();
@@ -259,7 +255,7 @@ export class DashboardState implements OnModuleDestroy {
     const watcher = this.watcher(target.path, { name });
     if (!watcher) return false;
     const sent = target.kind === 'children' ? this.session.getChildren(target.path, watcher) : this.session.getData(target.path, watcher);
-    sent.catch(() => this.onChange(target.path, { name }));
+    sent.catch(watcher);
     return true;
   }
 
@@ -272,9 +268,13 @@ export class DashboardState implements OnModuleDestroy {
     return { locks: this.locks, elections: this.elections, rwlocks: this.readWriteLocks, semaphores: this.semaphores }[category];
   }
 
+  /** A one-shot watcher for `path`, unless the root watch stands or one of ours does; it fires (or could not be set): `stale` is read again. */
   private watcher(path: string, stale: Stale) {
-    if (!this.viewers.any || this.watched.has(path)) return undefined;
+    if (!this.viewers.any || this.rootWatch.stands || this.watched.has(path)) return undefined;
     this.watched.add(path);
-    return () => this.onChange(path, stale);
+    return () => {
+      this.watched.delete(path);
+      this.markStale(stale);
+    };
   }
 }

@@ -26,3 +26,8 @@ export function withHolderTokens(locks: readonly InspectedLock[], held: readonly
   const tokens = new Map(held.map((lease) => [lease.path, lease.fencingToken.toString()]));
   return locks.map((lock) => ({ ...lock, holderToken: (lock.holder && tokens.get(`${lock.path}/${lock.holder.node}`)) ?? null }));
 }
+
+/** The values of `map`, sorted by name. */
+export function byName<T extends { readonly name: string }>(map: ReadonlyMap<string, T>): T[] {
+  return [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

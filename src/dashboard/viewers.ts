@@ -16,7 +16,11 @@ export class Viewers {
   private live: Promise<void> | undefined;
   private apiHold: NodeJS.Timeout | undefined;
 
-  constructor(private readonly start: () => Promise<void>) {}
+  constructor(
+    private readonly start: () => Promise<void>,
+    /** The last viewer left: drop what only viewers need (the root watch). */
+    private readonly stop: () => void = () => undefined,
+  ) {}
 
   /** Whether anyone views: watches are set and changes read only then. */
   get any(): boolean {
@@ -34,7 +38,9 @@ export class Viewers {
   }
 
   leave(): void {
-    if (--this.count === 0) this.live = undefined; // watches still standing fire once more, unheeded
+    if (--this.count > 0) return;
+    this.live = undefined; // one-shot watches still standing fire once more, unheeded
+    this.stop();
   }
 
   /** An `api/state` call: one viewer until `API_HOLD_MS` after the last. */

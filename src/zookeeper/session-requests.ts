@@ -38,4 +38,11 @@ export interface ZkSessionClient extends ZkClient {
    * where the driver can (`ZkSession.forgetWatch`). Never rejects.
    */
   forgetWatch(path: string, kind: 'data' | 'children', watcher: Watcher): void;
+  /**
+   * A persistent watch on `path` (`recursive`: and on every node below it), kept through the
+   * session's reconnections (`ZkSession.addWatch`); `DriverUnsupportedError` with `driver: 'native'`.
+   */
+  addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void>;
+  /** Removes watches of `path` here and, once none of this session needs it, on the server (`ZkSession.removeWatches`). */
+  removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void>;
 }

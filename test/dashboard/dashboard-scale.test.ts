@@ -2,7 +2,8 @@
  * The dashboard on a protected root and on a large tree (issue 20). With digest auth and the
  * default creator-only ACLs, another identity cannot read the root while the dashboard, on the
  * application's session, shows it. With 1000 locks held and 1000 waiters on one of them, the
- * state lists them all, the page's stream keeps one watch per directory (not per waiter), and a
+ * state lists them all, the page's stream sets no watch per waiter (one on the root; one per
+ * directory where persistent watches are unavailable), and a
  * release in the long queue is read again with a handful of server reads, not one per waiter
  * (counted on the shared server: the runner runs one test file at a time). When the application's
  * session expires, the dashboard sets its watches again on the new one and stays live.
@@ -91,14 +92,14 @@ describe('the dashboard on 1000 locks and a queue of 1000', () => {
     for (const session of sessions) session.close();
   });
 
-  it('lists every lock; a page keeps one watch per directory; a release in the long queue costs a few reads', async () => {
+  it('lists every lock; a page keeps no watch per waiter; a release in the long queue costs a few reads', async () => {
     const view = await viewOf(base);
     assert.equal(view.locks.length, LOCKS);
     const stream = await SseReader.open(`${base}/api/stream`);
     try {
       await stream.next((m) => m.event === 'view', 60_000, 'the first view');
       const watched = await watchedBy(sharedConnect(), app.get(ZkSession).sessionId!);
-      // Per lock: its directory and (none here) its ready znode; plus the category directories.
+      // The root watch alone; without persistent watches, per lock its directory and (none here) its ready znode, plus the category directories.
       assert.ok(watched.length <= LOCKS + 4, `the dashboard watches ${watched.length} paths for ${LOCKS} locks and ${WAITERS} waiters`);
       const before = await serverReads();
       await held[0]!.release(); // entity-0: the first waiter holds now

@@ -16,7 +16,7 @@ import type { SessionState, SessionStateChange } from '../../src/zookeeper/sessi
 import type { CreateMode, Watcher, ZkAcl, ZkStat } from '../../src/zookeeper/types.js';
 import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
 
-export type RequestOp = 'create' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'delete' | 'getAcl' | 'setAcl' | 'sync';
+export type RequestOp = 'create' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'delete' | 'getAcl' | 'setAcl' | 'sync' | 'addWatch' | 'removeWatches';
 
 /** One request as the wrapper saw it. `seq` counts every request of this wrapper from 1. */
 export interface RequestInfo {
@@ -124,6 +124,12 @@ export class FaultySession implements ZkSessionClient {
   }
   sync(path: string): Promise<void> {
     return this.call('sync', path, () => this.inner.sync(path));
+  }
+  addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void> {
+    return this.call('addWatch', path, () => this.inner.addWatch(path, recursive, listener));
+  }
+  removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void> {
+    return this.call('removeWatches', path, () => this.inner.removeWatches(path, type, watcher));
   }
 
   private async call<T>(op: RequestOp, path: string, send: () => Promise<T>): Promise<T> {
