@@ -15,6 +15,7 @@ export const OpCode = {
   ping: 11,
   getChildren2: 12,
   check: 13,
+  checkWatches: 17,
   multi: 14,
   create2: 15,
   removeWatches: 18,

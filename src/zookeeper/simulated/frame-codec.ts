@@ -108,8 +108,11 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
     }
     case OpCode.sync:
       return { op: 'sync', path: r.ustring() };
+    case OpCode.checkWatches:
+    case OpCode.removeWatches:
+      return { op: 'removeWatches', path: r.ustring(), type: r.int(), remove: opCode === OpCode.removeWatches };
     default:
-      // multi, multiRead, TTL nodes, addWatch, removeWatches, getEphemerals, whoAmI: not simulated.
+      // multi, multiRead, TTL nodes, addWatch, getEphemerals, whoAmI, reconfig: not simulated.
       return { op: 'unimplemented', opCode };
   }
 }

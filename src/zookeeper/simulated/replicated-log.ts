@@ -21,7 +21,7 @@ export class ReplicatedLog {
   /** The leader's tree: what every write is checked against. */
   private tree: ZnodeTree;
   private entries: Txn[] = [];
-  private epoch = 1n;
+  private epoch: bigint;
   private counter = 0n;
 
   constructor(
@@ -33,7 +33,12 @@ export class ReplicatedLog {
     private readonly sequenceStart = 0,
     /** Whether `member` is cut off from the leader: it applies nothing until it is back. */
     private readonly cutOff: (member: Member) => boolean = () => false,
+    /** The zxids' epoch (their top 32 bits): a server restarted on a file starts a later one. */
+    private readonly firstEpoch = 1,
+    /** The wall clock of ctime and mtime. Default: a fixed date plus the scheduler's time, the same in every run of a seed. */
+    private readonly wallClock: () => number = () => Date.UTC(2026, 0, 1) + Math.floor(scheduler.now),
   ) {
+    this.epoch = BigInt(firstEpoch);
     this.tree = new ZnodeTree(sequenceStart);
   }
 
@@ -52,13 +57,18 @@ export class ReplicatedLog {
     return this.entries[index - 1]!;
   }
 
+  /** The epoch of the zxids this log assigns. */
+  get currentEpoch(): number {
+    return Number(this.epoch);
+  }
+
   nextZxid(): bigint {
     return (this.epoch << 32n) | ++this.counter;
   }
 
   /** Simulated wall-clock time of a transaction (ctime/mtime). */
   wallTime(): number {
-    return Date.UTC(2026, 0, 1) + Math.floor(this.scheduler.now);
+    return this.wallClock();
   }
 
   /** Appends the transaction `make` builds (applied to the leader's tree at once) and schedules every replica to apply it. Returns its log index (1-based). */
@@ -103,7 +113,7 @@ export class ReplicatedLog {
     this.tree = new ZnodeTree(this.sequenceStart);
     this.entries = [];
     this.counter = 0n;
-    this.epoch = 1n;
+    this.epoch = BigInt(this.firstEpoch);
     for (const member of this.members) {
       member.held.length = 0;
       member.applied = 0;

@@ -12,6 +12,8 @@ export type ClientRequest =
   | { readonly op: 'sync'; readonly path: string }
   /** After a reconnection: fire the watches whose node changed after `relativeZxid`, set the others again. */
   | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
+  /** checkWatches (`remove` false) or removeWatches of the session's watches at `path` of `WatcherType` `type`. */
+  | { readonly op: 'removeWatches'; readonly path: string; readonly type: number; readonly remove: boolean }
   /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */
   | { readonly op: 'unimplemented'; readonly opCode: number }
   | WriteRequest;

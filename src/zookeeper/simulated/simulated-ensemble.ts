@@ -11,7 +11,8 @@ import { Member, ServerConnection, type ClientPacket, type ConnectionClient, typ
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
 import { simulatedDialer } from './simulated-link.js';
 import type { Dialer } from '../protocol/server-link.js';
-import { ZkFault, type Asker, type SimStat, type WriteRequest } from './znode-tree.js';
+import { parentOf } from '../znode-path.js';
+import { CONTAINER_OWNER, ZkFault, type Asker, type PersistentNode, type SimStat, type WriteRequest } from './znode-tree.js';
 
 export interface SimulatedEnsembleOptions {
   /** The members' server ids (`myid`, 1–255): a session id's top byte is its first server's id. Default [1, 2, 3]. */
@@ -36,6 +37,14 @@ export interface SimulatedEnsembleOptions {
   readonly syncLimitTicks?: number;
   /** Where every directory's sequence counter (its child-create count) starts: near 2^31 the suffixes wrap to negative. Default 0. */
   readonly sequenceStart?: number;
+  /**
+   * The epoch of the zxids (their top 32 bits). Default 1. A server that restarts on saved nodes
+   * takes a later epoch than the last run's, as a ZooKeeper leader does, so that its zxids run past
+   * every zxid a client saw before (a server behind a client's last zxid refuses the client).
+   */
+  readonly epoch?: number;
+  /** The wall clock of the nodes' ctime and mtime. Default: 2026-01-01 plus the scheduler's time (the same in every run of a seed). */
+  readonly wallClock?: () => number;
 }
 
 // Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
@@ -108,7 +117,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
     this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
     this.latencyRange = options.latencyMs ?? [0.05, 0.5];
-    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member));
+    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member), options.epoch, options.wallClock);
     this.network = new NetworkPartitions(scheduler);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ensemble = this;
@@ -142,6 +151,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   /** A quorum of members is up and in touch with the leader: without one, no member serves. */
   get hasQuorum(): boolean {
     return this.members.filter((m) => m.up && !this.links.isCut(m)).length * 2 > this.members.length;
+  }
+
+  /** The epoch of the leader's zxids. */
+  get epoch(): number {
+    return this.log.currentEpoch;
   }
 
   /** The leader's zxid: the last one it assigned. */
@@ -253,6 +267,12 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       case 'unimplemented':
         connection.reply(() => packet.answer(RC.UNIMPLEMENTED, undefined, member.tree.lastZxid));
         return done();
+      case 'removeWatches': {
+        // The watches are this member's (its clients'): no watch of the session at `path` is NOWATCHER.
+        const found = member.tree.watchesOf(record.id, request.path, request.type, request.remove);
+        connection.reply(() => packet.answer(found ? 0 : RC.NOWATCHER, undefined, member.tree.lastZxid));
+        return done();
+      }
       case 'getData':
       case 'exists':
       case 'getChildren':
@@ -509,6 +529,34 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     if (!this.hasQuorum) return { rc: RC.CONNECTIONLOSS };
     const { rc, txn } = this.log.commitWrite(request, { session: BigInt(`0x${sessionHex}`), ids: [] });
     return rc === 0 && txn.type === 'create' ? { rc, path: txn.path } : { rc };
+  }
+
+  /**
+   * Creates `nodes` (parents first, as `persistentNodes` lists them) as they were saved: data, ACL,
+   * container, and each node's sequence counter where it was. For a server starting on a file,
+   * before any client connects.
+   */
+  restore(nodes: readonly PersistentNode[]): void {
+    // A restored child counts as a create of its parent: its parent starts that many creates short.
+    const restoredChildren = new Map<string, number>();
+    for (const node of nodes) restoredChildren.set(parentOf(node.path), (restoredChildren.get(parentOf(node.path)) ?? 0) + 1);
+    for (const node of nodes) {
+      this.log.commit(() => ({
+        type: 'create',
+        zxid: this.log.nextZxid(),
+        time: this.log.wallTime(),
+        path: node.path,
+        data: node.data,
+        owner: node.container ? CONTAINER_OWNER : 0n,
+        acl: node.acl,
+        sequence: (node.sequence - (restoredChildren.get(node.path) ?? 0)) | 0,
+      }));
+    }
+  }
+
+  /** The leader's persistent nodes and containers (see `ZnodeTree.persistentNodes`). */
+  persistentNodes(): PersistentNode[] {
+    return this.log.primary.persistentNodes();
   }
 
   /** Connections of the handles `actor` opened. */

@@ -7,7 +7,7 @@ import { basenameOf, parentOf } from '../znode-path.js';
  * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
  * `0` for it (the server hides the marker), so it never leaves the tree.
  */
-const CONTAINER_OWNER = 0x8000000000000000n;
+export const CONTAINER_OWNER = 0x8000000000000000n;
 
 export interface SimStat {
   czxid: bigint;
@@ -43,7 +43,17 @@ interface Znode {
 
 /** A committed change, in zxid order: what the leader decided and every replica applies. */
 export type Txn =
-  | { readonly type: 'create'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly data: Buffer; readonly owner: bigint; readonly acl: readonly ZkAcl[] }
+  | {
+      readonly type: 'create';
+      readonly zxid: bigint;
+      readonly time: number;
+      readonly path: string;
+      readonly data: Buffer;
+      readonly owner: bigint;
+      readonly acl: readonly ZkAcl[];
+      /** Its child-create count from the start: a node restored from a file (see `PersistentNode`) keeps naming sequential children where it left off. */
+      readonly sequence?: number;
+    }
   | { readonly type: 'delete'; readonly zxid: bigint; readonly time: number; readonly path: string }
   | { readonly type: 'setData'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly data: Buffer }
   | { readonly type: 'setAcl'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly acl: readonly ZkAcl[] }
@@ -65,6 +75,16 @@ export interface Notification {
   readonly session: bigint;
   readonly type: 'created' | 'deleted' | 'changed' | 'child';
   readonly path: string;
+}
+
+/** A persistent node (or container) as a file keeps it between two runs of a server (see `ZnodeTree.persistentNodes`). */
+export interface PersistentNode {
+  readonly path: string;
+  readonly data: Buffer;
+  readonly acl: readonly ZkAcl[];
+  readonly container: boolean;
+  /** Its child-create count: the suffix of its next sequential child. */
+  readonly sequence: number;
 }
 
 /** The create flags of the C client. */
@@ -170,7 +190,8 @@ export class ZnodeTree {
     switch (txn.type) {
       case 'create': {
         const parent = this.nodes.get(parentOf(txn.path))!;
-        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: this.sequenceStart, start: this.sequenceStart });
+        const creates = txn.sequence ?? this.sequenceStart;
+        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates, start: creates });
         parent.children.add(basenameOf(txn.path));
         parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
@@ -264,6 +285,31 @@ export class ZnodeTree {
       else this.watch('child', path, session);
     }
     return fired;
+  }
+
+  /**
+   * The session's watches at `path` of `type` (`WatcherType`: children 1, data 2, any 3; data
+   * covers exists watches, which the server keeps in the same table): whether it has one, and with
+   * `remove`, it has none left (`FinalRequestProcessor`, checkWatches and removeWatches).
+   */
+  watchesOf(session: bigint, path: string, type: number, remove: boolean): boolean {
+    const tables = type === 1 ? [this.childWatches] : type === 2 ? [this.dataWatches] : [this.dataWatches, this.childWatches];
+    let found = false;
+    for (const table of tables) {
+      const sessions = table.get(path);
+      if (!sessions?.has(session)) continue;
+      found = true;
+      if (remove && sessions.delete(session) && sessions.size === 0) table.delete(path);
+    }
+    return found;
+  }
+
+  /** Every node no session owns (persistent nodes and containers) but `/`, parents before children: what outlives the server. */
+  persistentNodes(): PersistentNode[] {
+    return [...this.nodes]
+      .filter(([path, node]) => path !== '/' && (node.stat.ephemeralOwner === 0n || node.stat.ephemeralOwner === CONTAINER_OWNER))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([path, node]) => ({ path, data: node.data, acl: node.acl, container: node.stat.ephemeralOwner === CONTAINER_OWNER, sequence: node.creates }));
   }
 
   /** Every node but `/` with its owner, in path order: what the checks compare. */

@@ -1,0 +1,68 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { DevServerDataFileError } from '../errors/dev-server-data-file.error.js';
+import type { ZkAcl } from '../zookeeper/types.js';
+import type { PersistentNode } from '../zookeeper/simulated/znode-tree.js';
+
+/** What the first line of a data file says it is: a file of another format is refused, not misread. */
+const FORMAT = 'nestjs-zk-lock dev-server znodes 1';
+
+/** The server's own subtree (`/zookeeper`): made at every start, never saved. */
+export const SYSTEM_ROOT = '/zookeeper';
+
+/** What a data file holds: the persistent nodes, and the epoch of the run that wrote it. */
+export interface SavedTree {
+  readonly epoch: number;
+  readonly nodes: readonly PersistentNode[];
+}
+
+interface FileNode {
+  path: string;
+  /** base64 */
+  data: string;
+  acl: ZkAcl[];
+  container: boolean;
+  sequence: number;
+}
+
+/**
+ * The dev server's `--data` file: the persistent nodes and containers of the tree as JSON (data in
+ * base64, ACLs, each node's sequence counter), and the zxid epoch of the run that wrote it. No
+ * sessions and so no ephemeral nodes: a restarted dev server has forgotten every session, as a
+ * ZooKeeper would after its sessions' timeouts. Written whole to a temporary file and renamed
+ * over the old one, so that a crash mid-write leaves the previous state, never half a file.
+ */
+export class ZnodeFile {
+  constructor(readonly path: string) {}
+
+  /** The saved tree, or undefined when there is no file yet. Throws `DevServerDataFileError` for a file it cannot read back. */
+  load(): SavedTree | undefined {
+    if (!existsSync(this.path)) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(this.path, 'utf8'));
+    } catch (error) {
+      throw new DevServerDataFileError(this.path, `not JSON (${(error as Error).message})`, { cause: error });
+    }
+    const file = parsed as { format?: unknown; epoch?: unknown; nodes?: unknown };
+    if (file?.format !== FORMAT) throw new DevServerDataFileError(this.path, `not a dev server data file (format is not "${FORMAT}")`);
+    if (!Number.isInteger(file.epoch) || (file.epoch as number) < 1) throw new DevServerDataFileError(this.path, 'epoch is not a positive integer');
+    if (!Array.isArray(file.nodes)) throw new DevServerDataFileError(this.path, 'nodes is not a list');
+    const nodes = (file.nodes as FileNode[]).map((node, i) => {
+      if (typeof node?.path !== 'string' || !node.path.startsWith('/') || typeof node.data !== 'string' || !Array.isArray(node.acl) || !Number.isInteger(node.sequence)) {
+        throw new DevServerDataFileError(this.path, `node #${i} is not { path, data, acl, container, sequence }`);
+      }
+      return { path: node.path, data: Buffer.from(node.data, 'base64'), acl: node.acl, container: node.container === true, sequence: node.sequence };
+    });
+    return { epoch: file.epoch as number, nodes };
+  }
+
+  /** Replaces the file with `tree` (the `/zookeeper` subtree left out). */
+  save(tree: SavedTree): void {
+    const nodes: FileNode[] = tree.nodes
+      .filter((node) => node.path !== SYSTEM_ROOT && !node.path.startsWith(`${SYSTEM_ROOT}/`))
+      .map((node) => ({ path: node.path, data: node.data.toString('base64'), acl: [...node.acl], container: node.container, sequence: node.sequence }));
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, epoch: tree.epoch, nodes }, null, 1)}\n`);
+    renameSync(temporary, this.path);
+  }
+}
