@@ -137,7 +137,12 @@ export class FrameSession implements ConnectionClient {
       bytes: frame.length,
       answer: (rc, value, zxid) => {
         this.host.replied(zxid);
-        if (!request.badAuth) return this.write(writeReply(request, rc, value, zxid));
+        if (!request.badAuth) {
+          this.write(writeReply(request, rc, value, zxid));
+          // The session is over: the server closes the connection once the answer is out.
+          if (request.request.op === 'closeSession') this.end();
+          return;
+        }
         // AUTHFAILED, then the server closes the connection (`ServerCnxn.sendCloseSession`).
         this.write(writeAuthFailed());
         this.serverCloses('authentication failed');

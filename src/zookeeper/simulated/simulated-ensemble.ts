@@ -253,7 +253,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
           record.ended = true;
           const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
           this.log.afterApply(member, index, () => {
-            connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+            // The server's last words on this connection: it answers, then closes (`NIOServerCnxn.sendCloseSession`).
+            connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid), true);
             connection.close('session closed', true);
             done();
           });
