@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DevServerDataFileError } from '../errors/dev-server-data-file.error.js';
 import type { ZkAcl } from '../zookeeper/types.js';
+import { parentOf } from '../zookeeper/znode-path.js';
 import type { PersistentNode } from '../zookeeper/simulated/znode-tree.js';
 
 /** What the first line of a data file says it is: a file of another format is refused, not misread. */
@@ -47,10 +48,16 @@ export class ZnodeFile {
     if (file?.format !== FORMAT) throw new DevServerDataFileError(this.path, `not a dev server data file (format is not "${FORMAT}")`);
     if (!Number.isInteger(file.epoch) || (file.epoch as number) < 1) throw new DevServerDataFileError(this.path, 'epoch is not a positive integer');
     if (!Array.isArray(file.nodes)) throw new DevServerDataFileError(this.path, 'nodes is not a list');
+    // Parents before children, each once, none in the server's own subtree: the tree is rebuilt in this order.
+    const known = new Set(['/']);
     const nodes = (file.nodes as FileNode[]).map((node, i) => {
       if (typeof node?.path !== 'string' || !node.path.startsWith('/') || typeof node.data !== 'string' || !Array.isArray(node.acl) || !Number.isInteger(node.sequence)) {
         throw new DevServerDataFileError(this.path, `node #${i} is not { path, data, acl, container, sequence }`);
       }
+      if (known.has(node.path) || !known.has(parentOf(node.path)) || node.path === SYSTEM_ROOT || node.path.startsWith(`${SYSTEM_ROOT}/`)) {
+        throw new DevServerDataFileError(this.path, `node #${i} (${node.path}) is a duplicate, comes before its parent, or is in ${SYSTEM_ROOT}`);
+      }
+      known.add(node.path);
       return { path: node.path, data: Buffer.from(node.data, 'base64'), acl: node.acl, container: node.container === true, sequence: node.sequence };
     });
     return { epoch: file.epoch as number, nodes };

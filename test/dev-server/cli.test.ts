@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -64,6 +64,19 @@ describe('nestjs-zk-lock dev-server', () => {
     } finally {
       await taken.close();
     }
+  });
+
+  it('exits 1 naming the file when --data is not a file it can load', async () => {
+    const file = path.join(dir, 'orphan.json');
+    writeFileSync(file, JSON.stringify({ format: 'nestjs-zk-lock dev-server znodes 1', epoch: 1, nodes: [{ path: '/a/b', data: '', acl: [], container: false, sequence: 0 }] }));
+    const orphan = await runCli(['dev-server', '--port', '0', '--data', file], 30_000);
+    assert.equal(orphan.code, 1);
+    assert.match(orphan.stderr, new RegExp(`data file ${file} cannot be loaded: node #0 \\(/a/b\\) is a duplicate, comes before its parent`));
+    writeFileSync(file, '{"nodes": [');
+    const garbled = await runCli(['dev-server', '--port', '0', '--data', file], 30_000);
+    assert.equal(garbled.code, 1);
+    assert.match(garbled.stderr, /cannot be loaded: not JSON/);
+    assert.equal(garbled.stdout, '');
   });
 
   it('exits 2 on bad flags, naming them', async () => {
