@@ -24,6 +24,27 @@ export interface DevServerOptions {
 
 /** `jute.maxbuffer`'s default: the longest request frame a server reads. */
 const MAX_FRAME_BYTES = 0xfffff;
+/** Zxids of a run start from the time since here (see `startZxid`). */
+const ZXID_ORIGIN_MS = Date.UTC(2020, 0, 1);
+const HOUR_MS = 3_600_000;
+
+/**
+ * The zxid a run counts on from: past every zxid of an earlier run, as a ZooKeeper leader takes a
+ * new epoch, so that a client of the last run (a developer restarted the dev server under a running
+ * application) is told its session is gone and starts a new one, where a server behind its last
+ * zxid would refuse it without an answer (a Java or kazoo client would retry for ever). The epoch
+ * counts hours since 2020 and the counter starts at the second within the hour times 2^20: each
+ * start (a second or more after the last, which made fewer than 2^20 transactions a second) counts
+ * from higher, and zxids stay below 2^53, which the `zookeeper` package's numbers hold exactly.
+ * On a data file, also past the saved run's epoch.
+ */
+function startZxid(savedLastZxid: bigint | undefined): bigint {
+  const sinceOrigin = Date.now() - ZXID_ORIGIN_MS;
+  const clock = (BigInt(Math.floor(sinceOrigin / HOUR_MS)) << 32n) | (BigInt(Math.floor((sinceOrigin % HOUR_MS) / 1000)) << 20n);
+  const afterSaved = savedLastZxid === undefined ? 0n : ((savedLastZxid >> 32n) + 1n) << 32n;
+  return clock > afterSaved ? clock : afterSaved;
+}
+
 /** A burst of writes is saved once, this long after the first. */
 const SAVE_DELAY_MS = 50;
 
@@ -70,8 +91,7 @@ export class DevServer {
       maxBufferBytes: MAX_FRAME_BYTES,
       latencyMs: [0, 0],
       applyDelayMs: [0, 0],
-      // After a restart on a file, zxids run on from a later epoch, past any a client saw (see `SimulatedEnsembleOptions.epoch`).
-      epoch: saved ? saved.epoch + 1 : 1,
+      zxidStart: startZxid(saved?.lastZxid),
       wallClock: Date.now,
     });
     this.ensemble.restore([...SYSTEM_NODES, ...(saved?.nodes ?? [])]);
@@ -142,6 +162,6 @@ export class DevServer {
   private save(): void {
     if (!this.file) return;
     this.savedZxid = this.ensemble.lastZxid;
-    this.file.save({ epoch: this.ensemble.epoch, nodes: this.ensemble.persistentNodes() });
+    this.file.save({ lastZxid: this.ensemble.lastZxid, nodes: this.ensemble.persistentNodes() });
   }
 }

@@ -10,9 +10,9 @@ const FORMAT = 'nestjs-zk-lock dev-server znodes 1';
 /** The server's own subtree (`/zookeeper`): made at every start, never saved. */
 export const SYSTEM_ROOT = '/zookeeper';
 
-/** What a data file holds: the persistent nodes, and the epoch of the run that wrote it. */
+/** What a data file holds: the persistent nodes, and the last zxid of the run that wrote it. */
 export interface SavedTree {
-  readonly epoch: number;
+  readonly lastZxid: bigint;
   readonly nodes: readonly PersistentNode[];
 }
 
@@ -27,7 +27,7 @@ interface FileNode {
 
 /**
  * The dev server's `--data` file: the persistent nodes and containers of the tree as JSON (data in
- * base64, ACLs, each node's sequence counter), and the zxid epoch of the run that wrote it. No
+ * base64, ACLs, each node's sequence counter), and the last zxid of the run that wrote it (hex). No
  * sessions and so no ephemeral nodes: a restarted dev server has forgotten every session, as a
  * ZooKeeper would after its sessions' timeouts. Written whole to a temporary file and renamed
  * over the old one, so that a crash mid-write leaves the previous state, never half a file.
@@ -44,9 +44,9 @@ export class ZnodeFile {
     } catch (error) {
       throw new DevServerDataFileError(this.path, `not JSON (${(error as Error).message})`, { cause: error });
     }
-    const file = parsed as { format?: unknown; epoch?: unknown; nodes?: unknown };
+    const file = parsed as { format?: unknown; lastZxid?: unknown; nodes?: unknown };
     if (file?.format !== FORMAT) throw new DevServerDataFileError(this.path, `not a dev server data file (format is not "${FORMAT}")`);
-    if (!Number.isInteger(file.epoch) || (file.epoch as number) < 1) throw new DevServerDataFileError(this.path, 'epoch is not a positive integer');
+    if (typeof file.lastZxid !== 'string' || !/^0x[0-9a-f]{1,16}$/.test(file.lastZxid)) throw new DevServerDataFileError(this.path, 'lastZxid is not a hex zxid (0x...)');
     if (!Array.isArray(file.nodes)) throw new DevServerDataFileError(this.path, 'nodes is not a list');
     // Parents before children, each once, none in the server's own subtree: the tree is rebuilt in this order.
     const known = new Set(['/']);
@@ -60,7 +60,7 @@ export class ZnodeFile {
       known.add(node.path);
       return { path: node.path, data: Buffer.from(node.data, 'base64'), acl: node.acl, container: node.container === true, sequence: node.sequence };
     });
-    return { epoch: file.epoch as number, nodes };
+    return { lastZxid: BigInt(file.lastZxid), nodes };
   }
 
   /** Replaces the file with `tree` (the `/zookeeper` subtree left out). */
@@ -69,7 +69,7 @@ export class ZnodeFile {
       .filter((node) => node.path !== SYSTEM_ROOT && !node.path.startsWith(`${SYSTEM_ROOT}/`))
       .map((node) => ({ path: node.path, data: node.data.toString('base64'), acl: [...node.acl], container: node.container, sequence: node.sequence }));
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, epoch: tree.epoch, nodes }, null, 1)}\n`);
+    writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, lastZxid: `0x${tree.lastZxid.toString(16)}`, nodes }, null, 1)}\n`);
     renameSync(temporary, this.path);
   }
 }

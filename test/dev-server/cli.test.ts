@@ -68,7 +68,7 @@ describe('nestjs-zk-lock dev-server', () => {
 
   it('exits 1 naming the file when --data is not a file it can load', async () => {
     const file = path.join(dir, 'orphan.json');
-    writeFileSync(file, JSON.stringify({ format: 'nestjs-zk-lock dev-server znodes 1', epoch: 1, nodes: [{ path: '/a/b', data: '', acl: [], container: false, sequence: 0 }] }));
+    writeFileSync(file, JSON.stringify({ format: 'nestjs-zk-lock dev-server znodes 1', lastZxid: '0x100000005', nodes: [{ path: '/a/b', data: '', acl: [], container: false, sequence: 0 }] }));
     const orphan = await runCli(['dev-server', '--port', '0', '--data', file], 30_000);
     assert.equal(orphan.code, 1);
     assert.match(orphan.stderr, new RegExp(`data file ${file} cannot be loaded: node #0 \\(/a/b\\) is a duplicate, comes before its parent`));

@@ -45,15 +45,15 @@ export class WireClient {
   }
 
   /** Sends a request; resolves with its reply's return code and body. */
-  async request(opCode: number, body: HandField[]): Promise<{ rc: number; body: HandCursor }> {
+  async request(opCode: number, body: HandField[]): Promise<{ rc: number; zxid: bigint; body: HandCursor }> {
     const xid = ++this.xid;
     const from = this.frames.length;
     this.socket.write(handFrame(handBytes([{ int: xid }, { int: opCode }, ...body])));
     for (let i = from; ; i++) {
       const reply = new HandCursor(await this.frame(i));
       if (reply.int() !== xid) continue; // a notification
-      reply.long(); // zxid
-      return { rc: reply.int(), body: reply };
+      const zxid = reply.long();
+      return { rc: reply.int(), zxid, body: reply };
     }
   }
 

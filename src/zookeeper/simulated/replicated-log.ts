@@ -21,7 +21,7 @@ export class ReplicatedLog {
   /** The leader's tree: what every write is checked against. */
   private tree: ZnodeTree;
   private entries: Txn[] = [];
-  private epoch: bigint;
+  private epoch!: bigint;
   private counter = 0n;
 
   constructor(
@@ -33,12 +33,12 @@ export class ReplicatedLog {
     private readonly sequenceStart = 0,
     /** Whether `member` is cut off from the leader: it applies nothing until it is back. */
     private readonly cutOff: (member: Member) => boolean = () => false,
-    /** The zxids' epoch (their top 32 bits): a server restarted on a file starts a later one. */
-    private readonly firstEpoch = 1,
+    /** The zxid the log counts on from (its top 32 bits the epoch): see `SimulatedEnsembleOptions.zxidStart`. */
+    private readonly zxidStart = 1n << 32n,
     /** The wall clock of ctime and mtime. Default: a fixed date plus the scheduler's time, the same in every run of a seed. */
     private readonly wallClock: () => number = () => Date.UTC(2026, 0, 1) + Math.floor(scheduler.now),
   ) {
-    this.epoch = BigInt(firstEpoch);
+    this.startCounting();
     this.tree = new ZnodeTree(sequenceStart);
   }
 
@@ -55,11 +55,6 @@ export class ReplicatedLog {
   /** The entry at `index` (1-based, as `commit` returns it). */
   entry(index: number): Txn {
     return this.entries[index - 1]!;
-  }
-
-  /** The epoch of the zxids this log assigns. */
-  get currentEpoch(): number {
-    return Number(this.epoch);
   }
 
   nextZxid(): bigint {
@@ -93,6 +88,11 @@ export class ReplicatedLog {
     return { index, rc, txn: this.entry(index) };
   }
 
+  private startCounting(): void {
+    this.epoch = this.zxidStart >> 32n;
+    this.counter = this.zxidStart & 0xffffffffn;
+  }
+
   /** `release` runs once `member` applied the entry at `index` (at once if it has). */
   afterApply(member: Member, index: number, release: () => void): void {
     if (member.applied >= index) return release();
@@ -112,8 +112,7 @@ export class ReplicatedLog {
   wipe(): void {
     this.tree = new ZnodeTree(this.sequenceStart);
     this.entries = [];
-    this.counter = 0n;
-    this.epoch = BigInt(this.firstEpoch);
+    this.startCounting();
     for (const member of this.members) {
       member.held.length = 0;
       member.applied = 0;

@@ -38,11 +38,11 @@ export interface SimulatedEnsembleOptions {
   /** Where every directory's sequence counter (its child-create count) starts: near 2^31 the suffixes wrap to negative. Default 0. */
   readonly sequenceStart?: number;
   /**
-   * The epoch of the zxids (their top 32 bits). Default 1. A server that restarts on saved nodes
-   * takes a later epoch than the last run's, as a ZooKeeper leader does, so that its zxids run past
-   * every zxid a client saw before (a server behind a client's last zxid refuses the client).
+   * The zxid the log counts on from (its top 32 bits the epoch). Default epoch 1, counter 0. A
+   * server that restarts starts past the last run's zxids, as a new ZooKeeper leader takes a new
+   * epoch, so that a client of the last run is not refused as by a server behind its last zxid.
    */
-  readonly epoch?: number;
+  readonly zxidStart?: bigint;
   /** The wall clock of the nodes' ctime and mtime. Default: 2026-01-01 plus the scheduler's time (the same in every run of a seed). */
   readonly wallClock?: () => number;
 }
@@ -117,7 +117,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
     this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
     this.latencyRange = options.latencyMs ?? [0.05, 0.5];
-    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member), options.epoch, options.wallClock);
+    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member), options.zxidStart, options.wallClock);
     this.network = new NetworkPartitions(scheduler);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ensemble = this;
@@ -151,11 +151,6 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   /** A quorum of members is up and in touch with the leader: without one, no member serves. */
   get hasQuorum(): boolean {
     return this.members.filter((m) => m.up && !this.links.isCut(m)).length * 2 > this.members.length;
-  }
-
-  /** The epoch of the leader's zxids. */
-  get epoch(): number {
-    return this.log.currentEpoch;
   }
 
   /** The leader's zxid: the last one it assigned. */
