@@ -11,7 +11,11 @@ export interface DevServerOptions {
   readonly host?: string;
   /** Port. Default 2181; 0 picks a free one (read it back from `port`). */
   readonly port?: number;
-  /** Keep the persistent nodes in this JSON file: loaded at start, written after each change and at `close`. Default: in memory only. */
+  /**
+   * Keep the persistent nodes in this JSON file (`ZnodeFile`): loaded at start, written shortly
+   * after a reply shows a change, and at `close` (a container the sweep deleted is saved with the
+   * next reply or at close). Default: in memory only.
+   */
   readonly dataFile?: string;
   /** ZooKeeper's `tickTime`: sessions expire on tick boundaries. Default 2000, as ZooKeeper's. */
   readonly tickMs?: number;

@@ -1,7 +1,7 @@
 /**
  * `nestjs-zk-lock dev-server` as a user runs it (the built CLI in a child process): it prints its
  * connect string on a line of its own and what it is not, serves clients, stops cleanly on
- * SIGINT/SIGTERM; a port in use and bad flags fail with a message naming them. With --data, the
+ * SIGINT and SIGTERM (exit 0); a port in use and bad flags fail with a message naming them. With --data, the
  * persistent nodes outlive a restart (data, sequence counters), the ephemeral ones do not, and
  * zxids run on past what clients saw.
  */
@@ -108,8 +108,10 @@ describe('nestjs-zk-lock dev-server', () => {
     // Written on change, before any exit.
     await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').includes(`${root}/s-0000000001`), { timeoutMs: WAIT_MS, message: 'the data file written after the changes' });
     await zk.close();
-    first.interrupt();
-    assert.equal((await first.exited).code, 0);
+    first.terminate();
+    const stopped = await first.exited;
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.match(stopped.stderr, /stopped/);
     assert.ok(existsSync(file));
     assert.doesNotMatch(readFileSync(file, 'utf8'), /gone/);
 
