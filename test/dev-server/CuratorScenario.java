@@ -1,6 +1,7 @@
 // A scripted Curator 5 session against a ZooKeeper at args[0], under the root znode args[1]:
 // an InterProcessMutex taken in turn by two clients (the second waits until the first releases),
-// and a LeaderLatch of two participants where the leader closes and the other takes over.
+// a LeaderLatch of two participants where the leader closes and the other takes over, and
+// transactions (multi), one of which fails as a whole.
 // Prints one line per step; the test (curator.test.ts) checks the lines. Exits 0 on success.
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -83,6 +84,21 @@ public class CuratorScenario {
       check(latchB.await(WAIT_S, TimeUnit.SECONDS), "b leads after a closed");
       System.out.println("latch leader " + latchB.getLeader().getId() + " participants " + latchB.getParticipants().size());
       latchB.close();
+
+      // A transaction (multi): all of it applies, or none.
+      java.util.List<org.apache.curator.framework.api.transaction.CuratorTransactionResult> results = a.transaction().forOperations(
+          a.transactionOp().create().forPath(root + "/tx", "1".getBytes()),
+          a.transactionOp().setData().forPath(root + "/tx", "2".getBytes()),
+          a.transactionOp().check().withVersion(1).forPath(root + "/tx"));
+      System.out.println("transaction " + results.size() + " " + new String(a.getData().forPath(root + "/tx")));
+      try {
+        a.transaction().forOperations(
+            a.transactionOp().create().forPath(root + "/tx2"),
+            a.transactionOp().check().withVersion(7).forPath(root + "/tx"));
+        System.out.println("failed transaction applied");
+      } catch (org.apache.zookeeper.KeeperException.BadVersionException e) {
+        System.out.println("failed transaction " + e.code() + " tx2 " + a.checkExists().forPath(root + "/tx2"));
+      }
       System.out.println("done");
     }
   }

@@ -2,7 +2,8 @@
  * The dev server against Apache Curator 5 (Debian's libcurator-*-java, on ZooKeeper's Java client
  * 3.8): a small Java program (CuratorScenario.java, compiled here into a temp dir) takes an
  * InterProcessMutex from two clients in turn and runs a LeaderLatch of two participants where the
- * leader closes and the other takes over. Curator reads /zookeeper/config (EnsembleTracker),
+ * leader closes and the other takes over, then commits a transaction and one that fails as a
+ * whole. Curator reads /zookeeper/config (EnsembleTracker),
  * creates with create2 and containers, and checks its watches at close (checkWatches): all served.
  * Skipped, saying why, when Curator's jars or a JDK are not installed.
  */
@@ -42,7 +43,7 @@ describe('dev server: Apache Curator', { skip: MISSING }, () => {
     if (classes) rmSync(classes, { recursive: true, force: true });
   });
 
-  it('InterProcessMutex from two clients in turn, and a LeaderLatch hand-over', async () => {
+  it('InterProcessMutex from two clients in turn, a LeaderLatch hand-over, transactions', async () => {
     const root = `/curator-${randomUUID()}`;
     const run = await runProcess(JAVA, ['-XX:TieredStopAtLevel=1', '-cp', classpath(), 'CuratorScenario', server.connectString, root], RUN_MS);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
@@ -56,6 +57,8 @@ describe('dev server: Apache Curator', { skip: MISSING }, () => {
       'mutex nodes left 0',
       'latch leader a participants 2',
       'latch leader b participants 1',
+      'transaction 3 2',
+      'failed transaction BADVERSION tx2 null',
       'done',
     ]);
     // Both Curator sessions closed with the program: the server holds none of them.

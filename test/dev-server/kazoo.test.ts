@@ -1,8 +1,8 @@
 /**
  * The dev server against kazoo (Debian's python3-kazoo, a pure-Python client): a script
  * (kazoo_scenario.py) takes a kazoo Lock from two clients in turn, runs an Election with a
- * hand-over, creates an ephemeral sequential node, and sees a watch fire when another session
- * ends. Skipped, saying why, when Debian's python3 has no kazoo.
+ * hand-over, creates an ephemeral sequential node, sees a watch fire when another session ends,
+ * and commits a transaction (multi) and one that fails as a whole. Skipped, saying why, when Debian's python3 has no kazoo.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -35,7 +35,7 @@ describe('dev server: kazoo', { skip: kazooMissing() }, () => {
     await server?.close();
   });
 
-  it('Lock from two clients in turn, an Election hand-over, an ephemeral sequential node and a watch', async () => {
+  it('Lock from two clients in turn, an Election hand-over, an ephemeral sequential node, a watch, transactions', async () => {
     const root = `/kazoo-${randomUUID()}`;
     const run = await runProcess(PYTHON, [path.join(SCENARIO_DIR, 'kazoo_scenario.py'), server.connectString, root], RUN_MS);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
@@ -52,6 +52,10 @@ describe('dev server: kazoo', { skip: kazooMissing() }, () => {
       // The suffix counts every child the root ever got: the lock's and the election's directories were 0 and 1.
       'ephemeral sequential eph-0000000002',
       'watch DELETED mine-0000000003',
+      // create answers its path, setData its stat, check true.
+      'transaction str,ZnodeStat,bool',
+      'failed transaction RolledBackError,BadVersionError,RuntimeInconsistency',
+      'after it tx=2 tx2=None',
       'done',
     ]);
     assert.deepEqual(server.liveSessions(), []);

@@ -1,6 +1,6 @@
 """A scripted kazoo session against a ZooKeeper at argv[1], under the root znode argv[2]: a Lock
 taken by two clients in turn, an Election whose leader steps down (its function returns) and the other takes over,
-an ephemeral sequential node, and a watch that fires. Prints one line per step; the test
+an ephemeral sequential node, a watch that fires, and transactions (multi). Prints one line per step; the test
 (kazoo.test.ts) checks the lines. Exits 0 on success; every wait is bounded."""
 import sys
 import threading
@@ -91,6 +91,19 @@ a.close()
 check(fired.wait(WAIT_S), "the watch fires when a's session ends")
 print("watch " + ",".join(events), flush=True)
 b.delete(node)
+
+# A transaction: all of it applies, or none (the failed op's error, the others rolled back).
+t = b.transaction()
+t.create(root + "/tx", b"1")
+t.set_data(root + "/tx", b"2")
+t.check(root + "/tx", 1)
+print("transaction " + ",".join(type(r).__name__ for r in t.commit()), flush=True)
+t = b.transaction()
+t.create(root + "/tx2", b"")
+t.check(root + "/tx", 7)
+t.delete(root + "/tx")
+print("failed transaction " + ",".join(type(r).__name__ for r in t.commit()), flush=True)
+print("after it tx=%s tx2=%s" % (b.get(root + "/tx")[0].decode(), b.exists(root + "/tx2")), flush=True)
 b.stop()
 b.close()
 print("done", flush=True)

@@ -39,9 +39,16 @@ describe('dev server: the wire protocol', () => {
   it('refuses what it does not implement with UNIMPLEMENTED, and keeps serving the session', async () => {
     const client = await WireClient.open(server);
     try {
-      // multi: one create in a MultiHeader-framed list, then the end marker.
+      // multiRead: one getData in a MultiHeader-framed list, then the end marker.
+      const multiRead = await client.request(OpCode.multiRead, [
+        { int: OpCode.getData }, { bool: false }, { int: -1 }, path('/'), { bool: false },
+        { int: -1 }, { bool: true }, { int: -1 },
+      ]);
+      assert.equal(multiRead.rc, RC.UNIMPLEMENTED);
+      // A multi with a TTL create: the whole transaction is refused, not part of it applied.
       const multi = await client.request(OpCode.multi, [
         { int: OpCode.create }, { bool: false }, { int: -1 }, path(root), { buffer: Buffer.from('x') }, { int: 0 }, { int: 0 },
+        { int: OpCode.createTTL }, { bool: false }, { int: -1 }, path(`${root}-ttl`), { buffer: Buffer.from('x') }, { int: 0 }, { int: 5 }, { long: 1000n },
         { int: -1 }, { bool: true }, { int: -1 },
       ]);
       assert.equal(multi.rc, RC.UNIMPLEMENTED);

@@ -1,7 +1,7 @@
 import type { Member } from './server-connection.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { ZkFault, ZnodeTree, type Asker, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
+import { ZkFault, ZnodeTree, type Asker, type MultiFault, type MultiOpResult, type MultiWrite, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
 
 /** The outcome of a write the leader committed: its log index, and its return code (0 when it applied). */
 export interface CommittedWrite {
@@ -91,6 +91,22 @@ export class ReplicatedLog {
   private startCounting(): void {
     this.epoch = this.zxidStart >> 32n;
     this.counter = this.zxidStart & 0xffffffffn;
+  }
+
+  /** Commits a `multi` as the leader checks it: all its ops in one transaction, or an error transaction and the op that failed. */
+  commitMulti(ops: readonly MultiWrite[], asker: Asker): { index: number; outcome: { results: MultiOpResult[] } | { fault: MultiFault } } {
+    let outcome!: { results: MultiOpResult[] } | { fault: MultiFault };
+    const index = this.commit(() => {
+      const zxid = this.nextZxid();
+      const prepared = this.tree.prepareMulti(ops, asker, zxid, this.wallTime());
+      if ('txn' in prepared) {
+        outcome = { results: prepared.results };
+        return prepared.txn;
+      }
+      outcome = { fault: prepared };
+      return { type: 'error', zxid, time: this.wallTime(), rc: prepared.rc };
+    });
+    return { index, outcome };
   }
 
   /** `release` runs once `member` applied the entry at `index` (at once if it has). */

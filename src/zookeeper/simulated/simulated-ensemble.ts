@@ -9,6 +9,7 @@ import { ReplicatedLog } from './replicated-log.js';
 import { SessionTracker, type SessionRecord } from './session-tracker.js';
 import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake, type HandshakeRequest } from './server-connection.js';
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
+import type { MultiReply } from './frame-codec.js';
 import { simulatedDialer } from './simulated-link.js';
 import type { Dialer } from '../protocol/server-link.js';
 import { parentOf } from '../znode-path.js';
@@ -77,7 +78,8 @@ export interface SimulatedEnsembleOptions {
  * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
  * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
- * exist, and there are no TTL nodes, no multi, no quotas.
+ * exist, and there are no TTL nodes, no persistent watches, no multiRead, no quotas (multi is
+ * served to the TypeScript client's frames and the dev server; the simulated C client has none).
  */
 export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   readonly members: Member[];
@@ -263,6 +265,25 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       case 'unimplemented':
         connection.reply(() => packet.answer(RC.UNIMPLEMENTED, undefined, member.tree.lastZxid));
         return done();
+      case 'multi':
+        // A write: relayed to the leader, checked and committed there as one transaction, answered once this member applied it.
+        this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'relay', () => {
+          let rc = 0;
+          let value: MultiReply | undefined;
+          let index = this.log.length;
+          if (record.ended) rc = RC.SESSIONEXPIRED;
+          else if (record.owner !== member || this.movedOnce.delete(record.id)) rc = RC.SESSIONMOVED;
+          else {
+            const committed = this.log.commitMulti(request.ops.map((op) => op.write), asker);
+            index = committed.index;
+            value = { opCodes: request.ops.map((op) => op.opCode), outcome: committed.outcome };
+          }
+          this.log.afterApply(member, index, () => {
+            connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
+            done();
+          });
+        }), 'relay', SIM_ACTOR);
+        return;
       case 'removeWatches': {
         // The watches are this member's (its clients'): no watch of the session at `path` is NOWATCHER.
         const found = member.tree.watchesOf(record.id, request.path, request.type, request.remove);

@@ -57,6 +57,8 @@ export type Txn =
   | { readonly type: 'delete'; readonly zxid: bigint; readonly time: number; readonly path: string }
   | { readonly type: 'setData'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly data: Buffer }
   | { readonly type: 'setAcl'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly acl: readonly ZkAcl[] }
+  /** A `multi`: its ops' transactions, applied in order under one zxid. */
+  | { readonly type: 'multi'; readonly zxid: bigint; readonly time: number; readonly txns: readonly Txn[] }
   /** A session ended (closed or expired): its ephemeral nodes go, in this order. */
   | { readonly type: 'closeSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint; readonly paths: readonly string[] }
   | { readonly type: 'createSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint }
@@ -69,6 +71,21 @@ export type WriteRequest =
   | { readonly op: 'delete'; readonly path: string; readonly version: number }
   | { readonly op: 'setData'; readonly path: string; readonly data: Buffer; readonly version: number }
   | { readonly op: 'setAcl'; readonly path: string; readonly acl: readonly ZkAcl[]; readonly version: number };
+
+/** One op of a `multi`: a write, or a check of a node's data version (-1: that it exists). */
+export type MultiWrite = Exclude<WriteRequest, { op: 'setAcl' }> | { readonly op: 'check'; readonly path: string; readonly version: number };
+
+/** A `multi` the leader refused: the index of the op that failed, and its code. */
+export interface MultiFault {
+  readonly failed: number;
+  readonly rc: number;
+}
+
+/** What one op of an applied `multi` answers: a create its path and the node's stat, a setData the stat, a delete or check nothing. */
+export interface MultiOpResult {
+  readonly path?: string;
+  readonly stat?: SimStat;
+}
 
 /** A watch notification: `session` is to be told `type` happened at `path`. */
 export interface Notification {
@@ -172,6 +189,35 @@ export class ZnodeTree {
     }
   }
 
+  /**
+   * The leader's check of a `multi` (`PrepRequestProcessor`, with its pending changes): each op
+   * against the tree as the ones before it leave it, on a scratch copy. The transaction of them
+   * all, or the first op that failed.
+   */
+  prepareMulti(ops: readonly MultiWrite[], asker: Asker, zxid: bigint, time: number): { txn: Txn; results: MultiOpResult[] } | MultiFault {
+    const scratch = this.copy();
+    const txns: Txn[] = [];
+    const results: MultiOpResult[] = [];
+    for (const [i, op] of ops.entries()) {
+      if (op.op === 'check') {
+        const node = isValidPath(op.path, false) ? scratch.nodes.get(op.path) : undefined;
+        const rc = !isValidPath(op.path, false) ? RC.BADARGUMENTS : !node ? RC.NONODE : op.version !== -1 && op.version !== node.stat.version ? RC.BADVERSION : 0;
+        if (rc !== 0) return { failed: i, rc };
+        results.push({});
+        continue;
+      }
+      const txn = scratch.prepare(op, asker, zxid, time);
+      if (txn instanceof ZkFault) return { failed: i, rc: txn.rc };
+      scratch.apply(txn);
+      txns.push(txn);
+      // The stat as this op left the node (a later op of the same multi may change or delete it).
+      const path = txn.type === 'create' ? txn.path : op.path;
+      const node = scratch.nodes.get(path);
+      results.push(txn.type === 'delete' ? {} : { ...(txn.type === 'create' && { path }), stat: statOf(node!) });
+    }
+    return { txn: { type: 'multi', zxid, time, txns }, results };
+  }
+
   /** The transaction that ends `session`: its ephemeral nodes, deepest first. */
   closeSession(session: bigint, zxid: bigint, time: number): Txn {
     const paths = [...this.nodes].filter(([, node]) => node.stat.ephemeralOwner === session).map(([path]) => path);
@@ -205,6 +251,9 @@ export class ZnodeTree {
         break;
       case 'closeSession':
         for (const path of txn.paths) if (this.nodes.has(path)) this.remove(path, txn.zxid, fired);
+        break;
+      case 'multi':
+        for (const sub of txn.txns) fired.push(...this.apply(sub));
         break;
       case 'setData': {
         const node = this.nodes.get(txn.path)!;
@@ -318,6 +367,14 @@ export class ZnodeTree {
       .filter(([path]) => path !== '/')
       .map(([path, node]) => ({ path, owner: statOf(node).ephemeralOwner, dataLength: node.data.length }))
       .sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** A copy of the nodes (not the watches), for `prepareMulti` to try ops on. */
+  private copy(): ZnodeTree {
+    const copy = new ZnodeTree(this.sequenceStart);
+    for (const [path, node] of this.nodes) copy.nodes.set(path, { ...node, stat: { ...node.stat }, children: new Set(node.children) });
+    copy.lastZxid = this.lastZxid;
+    return copy;
   }
 
   private remove(path: string, zxid: bigint, fired: Notification[]): void {
