@@ -8,8 +8,8 @@ function notice(server: DevServer, command: DevServerCommand): string {
   return [
     `nestjs-zk-lock dev-server: a DEVELOPMENT ZooKeeper on ${server.connectString}, not for production.`,
     `  One member (no replication, no failover); the tree is ${where}; no transaction log, no durability beyond that file.`,
-    '  No TLS, no SASL (digest auth and ACLs only). TTL nodes, persistent watches (addWatch), multiRead, getEphemerals,',
-    '  whoAmI and reconfig are refused with ZooKeeper\'s UNIMPLEMENTED (-6). Sessions expire in real time; Ctrl-C stops it.',
+    '  No TLS, no SASL (digest auth and ACLs only). TTL nodes, persistent watches (addWatch), multiRead, whoAmI and',
+    '  reconfig are refused with ZooKeeper\'s UNIMPLEMENTED (-6). Sessions expire in real time; Ctrl-C stops it.',
     '',
   ].join('\n');
 }

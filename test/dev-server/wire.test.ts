@@ -3,7 +3,7 @@
  * what ZooKeeper answers that no other test's client shows plainly. closeSession is answered
  * before the server closes the connection; requests it does not implement get UNIMPLEMENTED (-6)
  * in the reply header; checkWatches/removeWatches act on the session's own watches (NOWATCHER
- * when it has none).
+ * when it has none); getEphemerals lists the session's own ephemeral nodes.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -59,6 +59,32 @@ describe('dev server: the wire protocol', () => {
       assert.equal((await client.request(OpCode.exists, [path(root), { bool: false }])).rc, RC.NONODE);
     } finally {
       client.destroy();
+    }
+  });
+
+  it("getEphemerals lists the session's own ephemeral nodes under a prefix", async () => {
+    const client = await WireClient.open(server);
+    const other = await WireClient.open(server);
+    try {
+      const base = `${root}-ephemerals`;
+      const create = (p: string, flags: number) => [path(p), { buffer: null }, { int: 1 }, { int: 31 }, path('world'), path('anyone'), { int: flags }];
+      assert.equal((await client.request(OpCode.create, create(base, 0))).rc, 0);
+      assert.equal((await client.request(OpCode.create, create(`${base}/e1`, 1))).rc, 0);
+      assert.equal((await client.request(OpCode.create, create(`${base}/e2`, 1))).rc, 0);
+      assert.equal((await other.request(OpCode.create, create(`${base}/theirs`, 1))).rc, 0);
+      const listed = async (who: WireClient, prefix: string) => {
+        const reply = await who.request(OpCode.getEphemerals, [path(prefix)]);
+        assert.equal(reply.rc, 0);
+        const count = reply.body.int();
+        return Array.from({ length: count }, () => reply.body.ustring()).sort();
+      };
+      assert.deepEqual(await listed(client, base), [`${base}/e1`, `${base}/e2`]);
+      assert.deepEqual(await listed(client, `${base}/e2`), [`${base}/e2`]);
+      assert.deepEqual(await listed(other, base), [`${base}/theirs`]);
+      assert.deepEqual(await listed(other, '/'), [`${base}/theirs`]);
+    } finally {
+      client.destroy();
+      other.destroy();
     }
   });
 

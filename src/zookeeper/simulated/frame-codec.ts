@@ -110,11 +110,13 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
       return { op: 'sync', path: r.ustring() };
     case OpCode.multi:
       return readMulti(r);
+    case OpCode.getEphemerals:
+      return { op: 'getEphemerals', prefix: r.ustring() };
     case OpCode.checkWatches:
     case OpCode.removeWatches:
       return { op: 'removeWatches', path: r.ustring(), type: r.int(), remove: opCode === OpCode.removeWatches };
     default:
-      // multiRead, TTL nodes, addWatch, getEphemerals, whoAmI, reconfig: not simulated.
+      // multiRead, TTL nodes, addWatch, whoAmI, reconfig: not simulated.
       return { op: 'unimplemented', opCode };
   }
 }
@@ -232,6 +234,9 @@ function writeReplyBody(w: JuteWriter, opCode: number, value: unknown): void {
       return;
     case OpCode.multi:
       writeMultiResults(w, value as MultiReply);
+      return;
+    case OpCode.getEphemerals:
+      w.strings(value as string[]);
       return;
     default:
       return; // delete, ping, auth, setWatches, closeSession: the header is the whole reply

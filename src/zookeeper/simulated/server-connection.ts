@@ -14,6 +14,8 @@ export type ClientRequest =
   | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
   /** checkWatches (`remove` false) or removeWatches of the session's watches at `path` of `WatcherType` `type`. */
   | { readonly op: 'removeWatches'; readonly path: string; readonly type: number; readonly remove: boolean }
+  /** The session's own ephemeral nodes under `prefix`. */
+  | { readonly op: 'getEphemerals'; readonly prefix: string }
   /** A transaction: every op applies or none; each with the op code it was sent as (its result's type follows it). */
   | { readonly op: 'multi'; readonly ops: readonly { readonly opCode: number; readonly write: MultiWrite }[] }
   /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */

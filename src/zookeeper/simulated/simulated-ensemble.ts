@@ -78,7 +78,7 @@ export interface SimulatedEnsembleOptions {
  * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
  * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
- * exist, and there are no TTL nodes, no persistent watches, no multiRead, no quotas (multi is
+ * exist, and there are no TTL nodes, no persistent watches, no multiRead, no whoAmI, no quotas (multi is
  * served to the TypeScript client's frames and the dev server; the simulated C client has none).
  */
 export class SimulatedEnsemble implements ConnectionHost, HandleHost {
@@ -284,6 +284,10 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
           });
         }), 'relay', SIM_ACTOR);
         return;
+      case 'getEphemerals':
+        // A read of this member's replica (`FinalRequestProcessor`: the session's ephemerals, filtered by prefix).
+        connection.reply(() => packet.answer(0, member.tree.ephemeralsOf(record.id, request.prefix), member.tree.lastZxid));
+        return done();
       case 'removeWatches': {
         // The watches are this member's (its clients'): no watch of the session at `path` is NOWATCHER.
         const found = member.tree.watchesOf(record.id, request.path, request.type, request.remove);

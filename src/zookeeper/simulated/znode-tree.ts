@@ -353,6 +353,12 @@ export class ZnodeTree {
     return found;
   }
 
+  /** `session`'s ephemeral nodes whose path starts with `prefix` (`/` or empty: all of them), as `getEphemerals` answers. */
+  ephemeralsOf(session: bigint, prefix: string): string[] {
+    const all = prefix.trim() === '' || prefix.trim() === '/';
+    return [...this.nodes].filter(([path, node]) => node.stat.ephemeralOwner === session && (all || path.startsWith(prefix))).map(([path]) => path);
+  }
+
   /** Every node no session owns (persistent nodes and containers) but `/`, parents before children: what outlives the server. */
   persistentNodes(): PersistentNode[] {
     return [...this.nodes]
