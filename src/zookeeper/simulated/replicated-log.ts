@@ -3,6 +3,9 @@ import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
 import { ZkFault, ZnodeTree, type Asker, type MultiFault, type MultiOpResult, type MultiWrite, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
 
+/** Entries are dropped once this many have been applied by every member. */
+const COMPACT_BATCH = 1024;
+
 /** The outcome of a write the leader committed: its log index, and its return code (0 when it applied). */
 export interface CommittedWrite {
   readonly index: number;
@@ -21,6 +24,8 @@ export class ReplicatedLog {
   /** The leader's tree: what every write is checked against. */
   private tree: ZnodeTree;
   private entries: Txn[] = [];
+  /** How many entries from the start of the log were dropped (every member had applied them). */
+  private dropped = 0;
   private epoch!: bigint;
   private counter = 0n;
 
@@ -49,12 +54,17 @@ export class ReplicatedLog {
 
   /** How many entries the log holds: the index of the last one. */
   get length(): number {
+    return this.dropped + this.entries.length;
+  }
+
+  /** How many entries are kept in memory. */
+  get retained(): number {
     return this.entries.length;
   }
 
   /** The entry at `index` (1-based, as `commit` returns it). */
   entry(index: number): Txn {
-    return this.entries[index - 1]!;
+    return this.entries[index - 1 - this.dropped]!;
   }
 
   nextZxid(): bigint {
@@ -72,7 +82,7 @@ export class ReplicatedLog {
     this.tree.apply(txn);
     this.entries.push(txn);
     for (const member of this.members) this.scheduleApply(member);
-    return this.entries.length;
+    return this.length;
   }
 
   /** Commits `request` as the leader checks it: a failed write is committed too, as an error transaction carrying its code. */
@@ -128,6 +138,7 @@ export class ReplicatedLog {
   wipe(): void {
     this.tree = new ZnodeTree(this.sequenceStart);
     this.entries = [];
+    this.dropped = 0;
     this.startCounting();
     for (const member of this.members) {
       member.held.length = 0;
@@ -139,12 +150,25 @@ export class ReplicatedLog {
   /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
   private catchUp(member: Member): void {
     if (!member.up || member.lagUntil > this.scheduler.now || this.cutOff(member)) return;
-    while (member.applied < this.entries.length) {
-      this.deliver(member, member.tree.apply(this.entries[member.applied++]!));
+    while (member.applied < this.length) {
+      this.deliver(member, member.tree.apply(this.entries[member.applied++ - this.dropped]!));
     }
+    this.compact();
     const ready = member.held.filter((h) => h.index <= member.applied);
     member.held.splice(0, member.held.length, ...member.held.filter((h) => h.index > member.applied));
     for (const h of ready) h.release();
+  }
+
+  /**
+   * Drops the entries every member has applied (a member that is down holds them back: it catches
+   * up from the log), in batches, so that a long run (the dev server's) keeps a bounded log.
+   */
+  private compact(): void {
+    const appliedByAll = Math.min(...this.members.map((m) => m.applied));
+    const droppable = appliedByAll - this.dropped;
+    if (droppable < COMPACT_BATCH) return;
+    this.entries.splice(0, droppable);
+    this.dropped = appliedByAll;
   }
 
   /** The watches an applied entry fired go to the sessions connected to this member. */

@@ -595,6 +595,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     return this.log.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
   }
 
+  /** How many log entries the leader keeps (those some member has not applied yet, and a few more; see `ReplicatedLog`). */
+  get retainedLogEntries(): number {
+    return this.log.retained;
+  }
+
   /** Whether some session watches `path` (a data or exists watch, on any server). */
   isWatched(path: string): boolean {
     return this.members.some((member) => member.tree.isWatched(path));
