@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: a throwaway ZooKeeper, three replicas of the example app (examples/app), and a
+ * `npm run demo`: a throwaway ZooKeeper (the dev server), three replicas of the example app (examples/app), and a
  * narrated scenario: election, lock hand-offs, SIGKILL of the leader mid-batch, fail-over after
  * the session timeout, the repair, a graceful hand-over; then a timeline chart and a summary.
  *
@@ -8,16 +8,19 @@
  *   npm run demo -- --headless          also prints the summary as one JSON line (also with CI=true)
  *   ZK_CONNECT=host:port npm run demo   uses that ZooKeeper instead of starting one
  *
- * ZooKeeper comes from the test harness (test/support/zk-server.ts): ZOOKEEPER_HOME, or Debian's
- * package, installed with apt-get when missing and allowed. The demo watches the replicas only
- * through their event lines and HTTP; it opens no ZooKeeper session while they run.
+ * ZooKeeper is the library's dev server (`nestjs-zk-lock dev-server`: one member, in memory, in
+ * this process; no Java), with a 500 ms tick so that the 3 s session timeout is granted as asked.
+ * The replicas reach it over TCP like any ZooKeeper, and it expires the killed leader's session on
+ * real time. The demo watches the replicas only through their event lines and HTTP; it opens no
+ * ZooKeeper session while they run.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePorts, ZkServer } from '../test/support/zk-server.js';
+import { DevServer } from '../src/dev-server/dev-server.js';
+import { freePorts } from '../test/support/zk-server.js';
 import { EventStream } from './demo/event-stream.js';
 import { keepRunning } from './demo/keep.js';
 import { Narrator, seconds } from './demo/narrator.js';
@@ -36,7 +39,7 @@ const { values: flags } = parseArgs({ options: { keep: { type: 'boolean', defaul
 const headless = flags.headless || process.env.CI === 'true';
 const narrator = new Narrator();
 const replicas: Replica[] = [];
-let server: ZkServer | undefined;
+let server: DevServer | undefined;
 let workDir: string | undefined;
 
 // Whatever happens, no replica outlives the demo.
@@ -104,10 +107,9 @@ async function main(): Promise<number> {
   if (flags.keep) {
     keeping = true;
     const restart = (old: Replica) => new Replica(old.spec, stream);
-    await keepRunning({ narrator, stream, replicas, restart, zookeeper: { connect, root, logFile: server?.logFile } }, stopRequested);
+    await keepRunning({ narrator, stream, replicas, restart, zookeeper: { connect, root } }, stopRequested);
   }
-  // After Ctrl-C our throwaway ZooKeeper is already gone (the harness kills it on SIGINT): no point being polite.
-  await stopReplicas(!(flags.keep && server));
+  await stopReplicas(true);
   if (process.env.ZK_CONNECT) await removeTree(connect, root);
   if (headless) process.stdout.write(`${JSON.stringify(summary)}\n`);
   return summary.ok ? 0 : 1;
@@ -115,9 +117,8 @@ async function main(): Promise<number> {
 
 async function startZooKeeper(): Promise<string> {
   const started = Date.now();
-  narrator.line(narrator.paint('  Starting a throwaway ZooKeeper (test/support/zk-server.ts)...', 'dim'));
-  server = await ZkServer.start();
-  intro('ZooKeeper', `${server.connectString}, ready in ${seconds(Date.now() - started)} (pid ${server.pid}, data in ${server.dir})`);
+  server = await DevServer.start({ port: 0, tickMs: 500 });
+  intro('ZooKeeper', `${server.connectString}: the dev server (nestjs-zk-lock dev-server: one member, in memory, no Java), ready in ${seconds(Date.now() - started)}`);
   return server.connectString;
 }
 
@@ -135,7 +136,7 @@ async function stopReplicas(graceful: boolean): Promise<void> {
 async function cleanup(keepLogs: boolean): Promise<void> {
   for (const replica of replicas) replica.signal('SIGKILL');
   await Promise.all(replicas.map((replica) => replica.waitExit(5_000)));
-  await server?.dispose();
+  await server?.close();
   if (workDir && !keepLogs) fs.rmSync(workDir, { recursive: true, force: true });
 }
 

@@ -64,6 +64,8 @@ export type { SessionState, SessionStateChange } from './zookeeper/session-state
 export type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';
 export type { ZkDriver } from './zookeeper/open-session-handle.js';
 export type { ZkTlsOptions } from './zookeeper/protocol/server-link.js';
+// A single-member ZooKeeper without Java, for development and tests (`nestjs-zk-lock dev-server`).
+export { DevServer, type DevServerOptions } from './dev-server/dev-server.js';
 export {
   CREATOR_ALL_ACL,
   OPEN_ACL_UNSAFE,
@@ -106,3 +108,5 @@ export { SemaphorePermitsMismatchError } from './errors/semaphore-permits-mismat
 export { NativeClientMissingError } from './errors/native-client-missing.error.js';
 export { TlsHandshakeError } from './errors/tls-handshake.error.js';
 export { ZooKeeperProtocolError } from './errors/zookeeper-protocol.error.js';
+export { DevServerListenError } from './errors/dev-server-listen.error.js';
+export { DevServerDataFileError } from './errors/dev-server-data-file.error.js';

@@ -9,6 +9,10 @@
  *   --events   EVENTS                 `stdout`, a file path, or `off`     off
  *   --ledger-dir  LEDGER_DIR          where the accounts live (shared)    <tmp>/zk-lock-example-ledger
  *   --step-ms  STEP_MS                how long one unit of work takes     400
+ *
+ * Without --connect or ZK_CONNECT the app connects to 127.0.0.1:2181, where
+ * `npx nestjs-zk-lock dev-server` listens by default: no Java needed to try it. The replicas do not
+ * start a server themselves, since one of them hosting it would take ZooKeeper down with it.
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -13,6 +13,7 @@ import { UsageError } from './usage-error.js';
 export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
        nestjs-zk-lock release --connect <hosts> [options] <lock>
        nestjs-zk-lock step-down --connect <hosts> [options] <election>
+       nestjs-zk-lock dev-server [--port <n>] [--host <address>] [--data <file>]
 
 inspect    Shows the locks and elections of nestjs-zk-lock under a root znode: each lock's holder
            and waiters and each election's leader and followers in queue order (identity,
@@ -25,6 +26,9 @@ release    Asks the current holder of a lock to let go: its lease's \`releaseReq
 step-down  Asks the current leader of an election to step down: it resigns (running leader
            sections get drainTimeoutMs) and joins again at the back, so the next participant
            leads. Prints whom it asked.
+dev-server Runs a single-member ZooKeeper for development and CI, without Java, until Ctrl-C:
+           prints its connect string on a line of its own. One member, no replication, no TLS;
+           the tree lives in memory, or in the --data file. Not for production.
 
 Options:
   -c, --connect <hosts>       ZooKeeper connect string (required)
@@ -41,10 +45,15 @@ Options:
                               also the identity of x509 ACLs (needs --tls-key)
       --tls-key <file>        private key (PEM) of --tls-cert
       --driver <name>         typescript (default) or native (the zookeeper package; no TLS)
+  -p, --port <n>              dev-server: port to listen on (default 2181; 0 picks a free one)
+      --host <address>        dev-server: address to listen on (default 127.0.0.1)
+      --data <file>           dev-server: keep the persistent nodes in this JSON file (loaded at
+                              start, written on change and on exit; default: in memory)
   -h, --help                  show this help
 
-Exit codes: 0 done (release, step-down: the holder or leader was asked), 1 ZooKeeper unreachable
-or a request failed, 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
+Exit codes: 0 done (release, step-down: the holder or leader was asked; dev-server: stopped by
+Ctrl-C or SIGTERM), 1 ZooKeeper unreachable or a request failed (dev-server: it could not listen or
+load --data), 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
 election: nobody was asked.
 `;
 
@@ -80,9 +89,23 @@ export interface RequestCommand {
   readonly tls: ZkTlsOptions | undefined;
 }
 
-export type Command = InspectCommand | RequestCommand | { readonly help: true };
+/** `dev-server`: a single-member ZooKeeper on this machine until Ctrl-C. */
+export interface DevServerCommand {
+  readonly help: false;
+  readonly command: 'dev-server';
+  readonly host: string;
+  readonly port: number;
+  /** --data: the JSON file of the persistent nodes; undefined: in memory. */
+  readonly dataFile: string | undefined;
+}
 
-const COMMANDS = '"inspect", "release" or "step-down"';
+export type Command = InspectCommand | RequestCommand | DevServerCommand | { readonly help: true };
+
+const COMMANDS = '"inspect", "release", "step-down" or "dev-server"';
+/** The flags of the commands that talk to a ZooKeeper, which dev-server does not take. */
+const CLIENT_FLAGS = ['connect', 'root', 'json', 'watch', 'interval', 'connect-timeout', 'auth', 'tls-ca', 'tls-cert', 'tls-key', 'driver'] as const;
+/** The flags of dev-server alone. */
+const DEV_SERVER_FLAGS = ['port', 'host', 'data'] as const;
 
 /** Parses `process.argv.slice(2)` (and `ZK_LOCK_AUTH`); throws `UsageError` naming the problem. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
@@ -104,6 +127,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         driver: { type: 'string' },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        data: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -115,7 +141,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (values.help) return { help: true };
   const [command, name, ...extra] = positionals;
   if (command === undefined) throw new UsageError(`missing command (${COMMANDS})`);
+  if (command === 'dev-server') return devServerCommand(values, name);
   if (command !== 'inspect' && command !== 'release' && command !== 'step-down') throw new UsageError(`unknown command "${command}" (${COMMANDS})`);
+  const serverFlag = DEV_SERVER_FLAGS.find((flag) => values[flag] !== undefined);
+  if (serverFlag) throw new UsageError(`--${serverFlag} only applies to dev-server`);
   const what = command === 'release' ? 'lock' : command === 'step-down' ? 'election' : undefined;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (${command} takes ${what ? `one ${what} name` : 'at most one name'})`);
   if (values.connect === undefined) throw new UsageError('--connect is required, e.g. --connect 127.0.0.1:2181');
@@ -140,6 +169,19 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     watch: values.watch ?? false,
     intervalMs: milliseconds('--interval', values.interval, 1000, 100, 3_600_000),
   };
+}
+
+function devServerCommand(values: Record<string, string | boolean | undefined>, extra: string | undefined): DevServerCommand {
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (dev-server takes no name)`);
+  const clientFlag = CLIENT_FLAGS.find((flag) => values[flag] !== undefined);
+  if (clientFlag) throw new UsageError(`--${clientFlag} does not apply to dev-server (it is the server: clients connect to the address it prints)`);
+  const port = values.port === undefined ? '2181' : String(values.port);
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port: expected a port from 0 to 65535, got "${port}"`);
+  const host = values.host === undefined ? '127.0.0.1' : String(values.host);
+  if (host === '' || /\s/.test(host)) throw new UsageError(`--host: expected an address, e.g. 127.0.0.1, got "${host}"`);
+  const dataFile = values.data === undefined ? undefined : String(values.data);
+  if (dataFile === '') throw new UsageError('--data: expected a file name');
+  return { help: false, command: 'dev-server', host, port: Number(port), dataFile };
 }
 
 /** `scheme:credentials`, validated as the module validates its `auth` option. */

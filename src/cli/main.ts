@@ -4,6 +4,7 @@ import { ZkLockError } from '../errors/zk-lock.error.js';
 import { isConnectedState, type SessionState } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
 import { HELP, parseCommandLine, type Command, type InspectCommand, type RequestCommand } from './args.js';
+import { runDevServer } from './dev-server-command.js';
 import { inspect } from './inspect.js';
 import { renderText } from './render.js';
 import { renderRequest, sendRequest } from './request.js';
@@ -17,6 +18,8 @@ import { UsageError } from './usage-error.js';
  *
  * `nestjs-zk-lock release <lock>` / `step-down <election>`: one request to the holder (leader) to
  * let go, through a mark on its queue node (see `request.ts`), then exits.
+ *
+ * `nestjs-zk-lock dev-server`: a single-member ZooKeeper for development (see `dev-server-command.ts`).
  */
 
 const CLEAR_SCREEN = '\x1b[2J\x1b[H';
@@ -42,6 +45,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return EXIT_OK;
   }
+  if (command.command === 'dev-server') return runDevServer(command);
   return run(command);
 }
 

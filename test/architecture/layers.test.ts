@@ -20,6 +20,8 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   // The diagnostics-channel sink knows channel names, not events: every layer can report through it.
   { name: 'errors', patterns: [/^errors\//, /^observability\/event-sink\.ts$/] },
   { name: 'zookeeper', patterns: [/^zookeeper\//] },
+  // The dev server: the simulator's ensemble served over TCP (the CLI's `dev-server` runs it).
+  { name: 'dev server', patterns: [/^dev-server\//] },
   // Shared by every recipe: paths, names, the fencing token, back-off.
   { name: 'recipes: common', patterns: [/^recipes\/[^/]+\.ts$/] },
   { name: 'recipes: queue and ready state', patterns: [/^recipes\/(queue|ready)\//] },
@@ -38,7 +40,7 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
 ];
 
 /** The layers whose code must run without Nest (a bare `LockClient`, the CLI). */
-const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'recipes: common', 'recipes: queue and ready state', 'recipes: read/write lock and semaphore', 'recipes: lock and election']);
+const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'dev server', 'recipes: common', 'recipes: queue and ready state', 'recipes: read/write lock and semaphore', 'recipes: lock and election']);
 
 function layerOf(file: string): number {
   const index = LAYERS.findIndex((layer) => layer.patterns.some((pattern) => pattern.test(file)));

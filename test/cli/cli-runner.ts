@@ -18,6 +18,8 @@ export interface CliProcess {
   readonly stderr: string;
   /** Sends SIGINT, as Ctrl-C does. */
   interrupt(): void;
+  /** Sends SIGTERM, as a process manager does. */
+  terminate(): void;
   /** Resolves when the child exited and its output is read; rejects (after SIGKILL) when it outlives the bound. */
   readonly exited: Promise<CliRun>;
 }
@@ -50,6 +52,7 @@ export function startCli(args: readonly string[], timeoutMs = 10_000): CliProces
     get stdout() { return output.stdout; },
     get stderr() { return output.stderr; },
     interrupt: () => child.kill('SIGINT'),
+    terminate: () => child.kill('SIGTERM'),
     exited,
   };
 }

@@ -3,7 +3,9 @@
  * library's default driver (the TypeScript client): the others' transcripts must equal its. The
  * real server through the C client (the optional `native` driver) must agree too, so that a
  * difference between the two drivers shows as a failing conformance test, not in production.
+ * The dev server (`nestjs-zk-lock dev-server`), through either client over TCP, must agree as well.
  */
+import { startDevServerTarget } from './dev-server-target.js';
 import { SimulatorTarget } from './simulator-target.js';
 import type { ConformanceTargetFactory } from './target.js';
 import { ZookeeperTarget } from './zookeeper-target.js';
@@ -12,4 +14,6 @@ export const targets: readonly ConformanceTargetFactory[] = [
   { name: 'zookeeper/typescript', start: () => ZookeeperTarget.start('zookeeper/typescript', 'typescript') },
   { name: 'zookeeper/native', start: () => ZookeeperTarget.start('zookeeper/native', 'native') },
   { name: 'simulator', start: () => SimulatorTarget.start() },
+  { name: 'dev-server', start: () => startDevServerTarget('dev-server', 'typescript') },
+  { name: 'dev-server/native', start: () => startDevServerTarget('dev-server/native', 'native') },
 ];

@@ -62,11 +62,18 @@ class ProxiedClient extends RecordingClient {
   }
 }
 
+/** A server of this target: ZooKeeper's own (`ZkServer`), or another that speaks its protocol on loopback (the dev server). */
+export interface TargetServer {
+  readonly port: number;
+  readonly connectString: string;
+  dispose(): Promise<void>;
+}
+
 class ZookeeperEnv implements ScenarioEnv {
   readonly clients: ProxiedClient[] = [];
 
   constructor(
-    private readonly server: ZkServer,
+    private readonly server: TargetServer,
     private readonly admin: SessionHandle,
     private readonly proxies: ProxyThread,
     private readonly driver: ZkDriver,
@@ -136,18 +143,22 @@ class ZookeeperEnv implements ScenarioEnv {
   }
 }
 
-/** The real server, every scenario client (and the admin session) through `driver`. */
+/** The real server (or `TargetServer`), every scenario client (and the admin session) through `driver`. */
 export class ZookeeperTarget implements ConformanceTarget {
   private constructor(
     readonly name: string,
-    private readonly server: ZkServer,
+    private readonly server: TargetServer,
     private readonly admin: SessionHandle,
     private readonly proxies: ProxyThread,
     private readonly driver: ZkDriver,
   ) {}
 
   static async start(name: string, driver: ZkDriver): Promise<ZookeeperTarget> {
-    const server = await ZkServer.start({ heap: '128m', jvmArgs: CONTAINER_SWEEP_FLAGS });
+    return ZookeeperTarget.startOn(name, driver, await ZkServer.start({ heap: '128m', jvmArgs: CONTAINER_SWEEP_FLAGS }));
+  }
+
+  /** The target on a server already started (disposed with the target, or at once if the admin session cannot connect). */
+  static async startOn(name: string, driver: ZkDriver, server: TargetServer): Promise<ZookeeperTarget> {
     try {
       let connected!: () => void;
       const ready = new Promise<void>((resolve) => (connected = resolve));

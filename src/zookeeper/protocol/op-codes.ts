@@ -17,6 +17,7 @@ export const OpCode = {
   check: 13,
   multi: 14,
   create2: 15,
+  checkWatches: 17,
   removeWatches: 18,
   createContainer: 19,
   createTTL: 21,

@@ -4,7 +4,7 @@ import { JuteWriter } from '../protocol/jute-writer.js';
 import { OpCode, Xid } from '../protocol/op-codes.js';
 import type { ZkAcl } from '../types.js';
 import type { ClientRequest } from './server-connection.js';
-import { digestId, type SimStat } from './znode-tree.js';
+import { digestId, type MultiFault, type MultiOpResult, type MultiWrite, type SimStat } from './znode-tree.js';
 
 // The server's half of the wire format, for the simulated frame server (`SimulatedLink`): it reads
 // what the client writes (`operations.ts`, `records.ts`) and writes what the client reads, with the
@@ -108,10 +108,81 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
     }
     case OpCode.sync:
       return { op: 'sync', path: r.ustring() };
+    case OpCode.multi:
+      return readMulti(r);
+    case OpCode.getEphemerals:
+      return { op: 'getEphemerals', prefix: r.ustring() };
+    case OpCode.checkWatches:
+    case OpCode.removeWatches:
+      return { op: 'removeWatches', path: r.ustring(), type: r.int(), remove: opCode === OpCode.removeWatches };
     default:
-      // multi, multiRead, TTL nodes, addWatch, removeWatches, getEphemerals, whoAmI: not simulated.
+      // multiRead, TTL nodes, addWatch, whoAmI, reconfig: not simulated.
       return { op: 'unimplemented', opCode };
   }
+}
+
+/** `MultiOperationRecord`: ops behind `MultiHeader`s until a header says done; one the servers do not serve (a TTL create) makes the whole request unimplemented. */
+function readMulti(r: JuteReader): ClientRequest {
+  const ops: { opCode: number; write: MultiWrite }[] = [];
+  for (;;) {
+    const opCode = r.int();
+    const done = r.bool();
+    r.int(); // err
+    if (done) return { op: 'multi', ops };
+    switch (opCode) {
+      case OpCode.create:
+      case OpCode.create2:
+      case OpCode.createContainer: {
+        const path = r.ustring();
+        const data = r.buffer();
+        r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
+        ops.push({ opCode, write: { op: 'create', path, data, flags: r.int() } });
+        break;
+      }
+      case OpCode.delete:
+        ops.push({ opCode, write: { op: 'delete', path: r.ustring(), version: r.int() } });
+        break;
+      case OpCode.setData:
+        ops.push({ opCode, write: { op: 'setData', path: r.ustring(), data: r.buffer(), version: r.int() } });
+        break;
+      case OpCode.check:
+        ops.push({ opCode, write: { op: 'check', path: r.ustring(), version: r.int() } });
+        break;
+      default:
+        return { op: 'unimplemented', opCode: OpCode.multi };
+    }
+  }
+}
+
+/** What the ensemble answers a `multi` with: its ops' op codes, and their results or the op that failed. */
+export interface MultiReply {
+  readonly opCodes: readonly number[];
+  readonly outcome: { readonly results: readonly MultiOpResult[] } | { readonly fault: MultiFault };
+}
+
+/**
+ * `MultiResponse`: a result per op behind its `MultiHeader`, then a done header. A failed
+ * transaction answers an error result for every op: the one that failed its code, those before
+ * it 0, those after it RUNTIMEINCONSISTENCY (`PrepRequestProcessor`); the reply header says 0
+ * (`FinalRequestProcessor` throws a multi's exception only for SESSIONMOVED).
+ */
+function writeMultiResults(w: JuteWriter, reply: MultiReply): void {
+  reply.opCodes.forEach((opCode, i) => {
+    if ('fault' in reply.outcome) {
+      const { failed, rc } = reply.outcome.fault;
+      const err = i < failed ? 0 : i === failed ? rc : RC.RUNTIMEINCONSISTENCY;
+      w.int(OpCode.error).bool(false).int(err).int(err);
+      return;
+    }
+    const result = reply.outcome.results[i]!;
+    // A create sent as create answers its path; as create2 or createContainer, its path and stat (`OpResult.CreateResult`).
+    const type = opCode === OpCode.createContainer ? OpCode.create2 : opCode;
+    w.int(type).bool(false).int(0);
+    if (type === OpCode.create) w.ustring(result.path!);
+    else if (type === OpCode.create2) writeStat(w.ustring(result.path!), result.stat!);
+    else if (type === OpCode.setData) writeStat(w, result.stat!);
+  });
+  w.int(-1).bool(true).int(-1);
 }
 
 /** The reply to `frame`: header, then (on success) the body its op code calls for. */
@@ -160,6 +231,12 @@ function writeReplyBody(w: JuteWriter, opCode: number, value: unknown): void {
     }
     case OpCode.sync:
       w.ustring(value as string);
+      return;
+    case OpCode.multi:
+      writeMultiResults(w, value as MultiReply);
+      return;
+    case OpCode.getEphemerals:
+      w.strings(value as string[]);
       return;
     default:
       return; // delete, ping, auth, setWatches, closeSession: the header is the whole reply

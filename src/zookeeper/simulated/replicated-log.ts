@@ -1,7 +1,10 @@
 import type { Member } from './server-connection.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { ZkFault, ZnodeTree, type Asker, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
+import { ZkFault, ZnodeTree, type Asker, type MultiFault, type MultiOpResult, type MultiWrite, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
+
+/** Entries are dropped once this many have been applied by every member. */
+const COMPACT_BATCH = 1024;
 
 /** The outcome of a write the leader committed: its log index, and its return code (0 when it applied). */
 export interface CommittedWrite {
@@ -21,7 +24,9 @@ export class ReplicatedLog {
   /** The leader's tree: what every write is checked against. */
   private tree: ZnodeTree;
   private entries: Txn[] = [];
-  private epoch = 1n;
+  /** How many entries from the start of the log were dropped (every member had applied them). */
+  private dropped = 0;
+  private epoch!: bigint;
   private counter = 0n;
 
   constructor(
@@ -33,7 +38,12 @@ export class ReplicatedLog {
     private readonly sequenceStart = 0,
     /** Whether `member` is cut off from the leader: it applies nothing until it is back. */
     private readonly cutOff: (member: Member) => boolean = () => false,
+    /** The zxid the log counts on from (its top 32 bits the epoch): see `SimulatedEnsembleOptions.zxidStart`. */
+    private readonly zxidStart = 1n << 32n,
+    /** The wall clock of ctime and mtime. Default: a fixed date plus the scheduler's time, the same in every run of a seed. */
+    private readonly wallClock: () => number = () => Date.UTC(2026, 0, 1) + Math.floor(scheduler.now),
   ) {
+    this.startCounting();
     this.tree = new ZnodeTree(sequenceStart);
   }
 
@@ -44,12 +54,17 @@ export class ReplicatedLog {
 
   /** How many entries the log holds: the index of the last one. */
   get length(): number {
+    return this.dropped + this.entries.length;
+  }
+
+  /** How many entries are kept in memory. */
+  get retained(): number {
     return this.entries.length;
   }
 
   /** The entry at `index` (1-based, as `commit` returns it). */
   entry(index: number): Txn {
-    return this.entries[index - 1]!;
+    return this.entries[index - 1 - this.dropped]!;
   }
 
   nextZxid(): bigint {
@@ -58,7 +73,7 @@ export class ReplicatedLog {
 
   /** Simulated wall-clock time of a transaction (ctime/mtime). */
   wallTime(): number {
-    return Date.UTC(2026, 0, 1) + Math.floor(this.scheduler.now);
+    return this.wallClock();
   }
 
   /** Appends the transaction `make` builds (applied to the leader's tree at once) and schedules every replica to apply it. Returns its log index (1-based). */
@@ -67,7 +82,7 @@ export class ReplicatedLog {
     this.tree.apply(txn);
     this.entries.push(txn);
     for (const member of this.members) this.scheduleApply(member);
-    return this.entries.length;
+    return this.length;
   }
 
   /** Commits `request` as the leader checks it: a failed write is committed too, as an error transaction carrying its code. */
@@ -81,6 +96,27 @@ export class ReplicatedLog {
       return { type: 'error', zxid, time: this.wallTime(), rc };
     });
     return { index, rc, txn: this.entry(index) };
+  }
+
+  private startCounting(): void {
+    this.epoch = this.zxidStart >> 32n;
+    this.counter = this.zxidStart & 0xffffffffn;
+  }
+
+  /** Commits a `multi` as the leader checks it: all its ops in one transaction, or an error transaction and the op that failed. */
+  commitMulti(ops: readonly MultiWrite[], asker: Asker): { index: number; outcome: { results: MultiOpResult[] } | { fault: MultiFault } } {
+    let outcome!: { results: MultiOpResult[] } | { fault: MultiFault };
+    const index = this.commit(() => {
+      const zxid = this.nextZxid();
+      const prepared = this.tree.prepareMulti(ops, asker, zxid, this.wallTime());
+      if ('txn' in prepared) {
+        outcome = { results: prepared.results };
+        return prepared.txn;
+      }
+      outcome = { fault: prepared };
+      return { type: 'error', zxid, time: this.wallTime(), rc: prepared.rc };
+    });
+    return { index, outcome };
   }
 
   /** `release` runs once `member` applied the entry at `index` (at once if it has). */
@@ -102,8 +138,8 @@ export class ReplicatedLog {
   wipe(): void {
     this.tree = new ZnodeTree(this.sequenceStart);
     this.entries = [];
-    this.counter = 0n;
-    this.epoch = 1n;
+    this.dropped = 0;
+    this.startCounting();
     for (const member of this.members) {
       member.held.length = 0;
       member.applied = 0;
@@ -114,12 +150,25 @@ export class ReplicatedLog {
   /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */
   private catchUp(member: Member): void {
     if (!member.up || member.lagUntil > this.scheduler.now || this.cutOff(member)) return;
-    while (member.applied < this.entries.length) {
-      this.deliver(member, member.tree.apply(this.entries[member.applied++]!));
+    while (member.applied < this.length) {
+      this.deliver(member, member.tree.apply(this.entries[member.applied++ - this.dropped]!));
     }
+    this.compact();
     const ready = member.held.filter((h) => h.index <= member.applied);
     member.held.splice(0, member.held.length, ...member.held.filter((h) => h.index > member.applied));
     for (const h of ready) h.release();
+  }
+
+  /**
+   * Drops the entries every member has applied (a member that is down holds them back: it catches
+   * up from the log), in batches, so that a long run (the dev server's) keeps a bounded log.
+   */
+  private compact(): void {
+    const appliedByAll = Math.min(...this.members.map((m) => m.applied));
+    const droppable = appliedByAll - this.dropped;
+    if (droppable < COMPACT_BATCH) return;
+    this.entries.splice(0, droppable);
+    this.dropped = appliedByAll;
   }
 
   /** The watches an applied entry fired go to the sessions connected to this member. */

@@ -1,6 +1,6 @@
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { ZnodeTree, type Notification, type WriteRequest } from './znode-tree.js';
+import { ZnodeTree, type MultiWrite, type Notification, type WriteRequest } from './znode-tree.js';
 
 /** A request as it travels to the server. */
 export type ClientRequest =
@@ -12,6 +12,12 @@ export type ClientRequest =
   | { readonly op: 'sync'; readonly path: string }
   /** After a reconnection: fire the watches whose node changed after `relativeZxid`, set the others again. */
   | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
+  /** checkWatches (`remove` false) or removeWatches of the session's watches at `path` of `WatcherType` `type`. */
+  | { readonly op: 'removeWatches'; readonly path: string; readonly type: number; readonly remove: boolean }
+  /** The session's own ephemeral nodes under `prefix`. */
+  | { readonly op: 'getEphemerals'; readonly prefix: string }
+  /** A transaction: every op applies or none; each with the op code it was sent as (its result's type follows it). */
+  | { readonly op: 'multi'; readonly ops: readonly { readonly opCode: number; readonly write: MultiWrite }[] }
   /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */
   | { readonly op: 'unimplemented'; readonly opCode: number }
   | WriteRequest;

@@ -9,9 +9,11 @@ import { ReplicatedLog } from './replicated-log.js';
 import { SessionTracker, type SessionRecord } from './session-tracker.js';
 import { Member, ServerConnection, type ClientPacket, type ConnectionClient, type ConnectionHost, type Handshake, type HandshakeRequest } from './server-connection.js';
 import { SimulatedHandle, type HandleHost } from './simulated-handle.js';
+import type { MultiReply } from './frame-codec.js';
 import { simulatedDialer } from './simulated-link.js';
 import type { Dialer } from '../protocol/server-link.js';
-import { ZkFault, type Asker, type SimStat, type WriteRequest } from './znode-tree.js';
+import { parentOf } from '../znode-path.js';
+import { CONTAINER_OWNER, ZkFault, type Asker, type PersistentNode, type SimStat, type WriteRequest } from './znode-tree.js';
 
 export interface SimulatedEnsembleOptions {
   /** The members' server ids (`myid`, 1–255): a session id's top byte is its first server's id. Default [1, 2, 3]. */
@@ -36,6 +38,14 @@ export interface SimulatedEnsembleOptions {
   readonly syncLimitTicks?: number;
   /** Where every directory's sequence counter (its child-create count) starts: near 2^31 the suffixes wrap to negative. Default 0. */
   readonly sequenceStart?: number;
+  /**
+   * The zxid the log counts on from (its top 32 bits the epoch). Default epoch 1, counter 0. A
+   * server that restarts starts past the last run's zxids, as a new ZooKeeper leader takes a new
+   * epoch, so that a client of the last run is not refused as by a server behind its last zxid.
+   */
+  readonly zxidStart?: bigint;
+  /** The wall clock of the nodes' ctime and mtime. Default: 2026-01-01 plus the scheduler's time (the same in every run of a seed). */
+  readonly wallClock?: () => number;
 }
 
 // Why this file is long: the server's request path (handshake, the in-order serving of one session's requests, reads, writes
@@ -68,7 +78,8 @@ export interface SimulatedEnsembleOptions {
  * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
  * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
- * exist, and there are no TTL nodes, no multi, no quotas.
+ * exist, and there are no TTL nodes, no persistent watches, no multiRead, no whoAmI, no quotas (multi is
+ * served to the TypeScript client's frames and the dev server; the simulated C client has none).
  */
 export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   readonly members: Member[];
@@ -108,7 +119,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.maxTimeout = options.maxSessionTimeoutMs ?? 20 * this.tickMs;
     this.maxBufferBytes = options.maxBufferBytes ?? 0xfffff;
     this.latencyRange = options.latencyMs ?? [0.05, 0.5];
-    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member));
+    this.log = new ReplicatedLog(scheduler, this.members, options.applyDelayMs ?? [0, 0.3], options.sequenceStart, (member) => this.links.isCut(member), options.zxidStart, options.wallClock);
     this.network = new NetworkPartitions(scheduler);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const ensemble = this;
@@ -239,7 +250,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
           record.ended = true;
           const index = this.log.commit(() => this.log.primary.closeSession(record.id, this.log.nextZxid(), this.log.wallTime()));
           this.log.afterApply(member, index, () => {
-            connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+            // The server's last words on this connection: it answers, then closes (`NIOServerCnxn.sendCloseSession`).
+            connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid), true);
             connection.close('session closed', true);
             done();
           });
@@ -253,6 +265,35 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
       case 'unimplemented':
         connection.reply(() => packet.answer(RC.UNIMPLEMENTED, undefined, member.tree.lastZxid));
         return done();
+      case 'multi':
+        // A write: relayed to the leader, checked and committed there as one transaction, answered once this member applied it.
+        this.scheduler.schedule(this.latency(), () => this.links.toLeader(member, 'relay', () => {
+          let rc = 0;
+          let value: MultiReply | undefined;
+          let index = this.log.length;
+          if (record.ended) rc = RC.SESSIONEXPIRED;
+          else if (record.owner !== member || this.movedOnce.delete(record.id)) rc = RC.SESSIONMOVED;
+          else {
+            const committed = this.log.commitMulti(request.ops.map((op) => op.write), asker);
+            index = committed.index;
+            value = { opCodes: request.ops.map((op) => op.opCode), outcome: committed.outcome };
+          }
+          this.log.afterApply(member, index, () => {
+            connection.reply(() => packet.answer(rc, value, member.tree.lastZxid));
+            done();
+          });
+        }), 'relay', SIM_ACTOR);
+        return;
+      case 'getEphemerals':
+        // A read of this member's replica (`FinalRequestProcessor`: the session's ephemerals, filtered by prefix).
+        connection.reply(() => packet.answer(0, member.tree.ephemeralsOf(record.id, request.prefix), member.tree.lastZxid));
+        return done();
+      case 'removeWatches': {
+        // The watches are this member's (its clients'): no watch of the session at `path` is NOWATCHER.
+        const found = member.tree.watchesOf(record.id, request.path, request.type, request.remove);
+        connection.reply(() => packet.answer(found ? 0 : RC.NOWATCHER, undefined, member.tree.lastZxid));
+        return done();
+      }
       case 'getData':
       case 'exists':
       case 'getChildren':
@@ -511,6 +552,34 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     return rc === 0 && txn.type === 'create' ? { rc, path: txn.path } : { rc };
   }
 
+  /**
+   * Creates `nodes` (parents first, as `persistentNodes` lists them) as they were saved: data, ACL,
+   * container, and each node's sequence counter where it was. For a server starting on a file,
+   * before any client connects.
+   */
+  restore(nodes: readonly PersistentNode[]): void {
+    // A restored child counts as a create of its parent: its parent starts that many creates short.
+    const restoredChildren = new Map<string, number>();
+    for (const node of nodes) restoredChildren.set(parentOf(node.path), (restoredChildren.get(parentOf(node.path)) ?? 0) + 1);
+    for (const node of nodes) {
+      this.log.commit(() => ({
+        type: 'create',
+        zxid: this.log.nextZxid(),
+        time: this.log.wallTime(),
+        path: node.path,
+        data: node.data,
+        owner: node.container ? CONTAINER_OWNER : 0n,
+        acl: node.acl,
+        sequence: (node.sequence - (restoredChildren.get(node.path) ?? 0)) | 0,
+      }));
+    }
+  }
+
+  /** The leader's persistent nodes and containers (see `ZnodeTree.persistentNodes`). */
+  persistentNodes(): PersistentNode[] {
+    return this.log.primary.persistentNodes();
+  }
+
   /** Connections of the handles `actor` opened. */
   connectionsOf(actor: string): ServerConnection[] {
     return this.members.flatMap((m) => [...m.connections].filter((c) => c.handle.actor === actor));
@@ -524,6 +593,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   /** The leader's tree: every node with its owner (hex session id, `0` for persistent ones). */
   nodes(): { path: string; owner: string }[] {
     return this.log.primary.snapshot().map(({ path, owner }) => ({ path, owner: owner.toString(16) }));
+  }
+
+  /** How many log entries the leader keeps (those some member has not applied yet, and a few more; see `ReplicatedLog`). */
+  get retainedLogEntries(): number {
+    return this.log.retained;
   }
 
   /** Whether some session watches `path` (a data or exists watch, on any server). */

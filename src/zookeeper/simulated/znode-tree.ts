@@ -7,7 +7,7 @@ import { basenameOf, parentOf } from '../znode-path.js';
  * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
  * `0` for it (the server hides the marker), so it never leaves the tree.
  */
-const CONTAINER_OWNER = 0x8000000000000000n;
+export const CONTAINER_OWNER = 0x8000000000000000n;
 
 export interface SimStat {
   czxid: bigint;
@@ -43,10 +43,22 @@ interface Znode {
 
 /** A committed change, in zxid order: what the leader decided and every replica applies. */
 export type Txn =
-  | { readonly type: 'create'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly data: Buffer; readonly owner: bigint; readonly acl: readonly ZkAcl[] }
+  | {
+      readonly type: 'create';
+      readonly zxid: bigint;
+      readonly time: number;
+      readonly path: string;
+      readonly data: Buffer;
+      readonly owner: bigint;
+      readonly acl: readonly ZkAcl[];
+      /** Its child-create count from the start: a node restored from a file (see `PersistentNode`) keeps naming sequential children where it left off. */
+      readonly sequence?: number;
+    }
   | { readonly type: 'delete'; readonly zxid: bigint; readonly time: number; readonly path: string }
   | { readonly type: 'setData'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly data: Buffer }
   | { readonly type: 'setAcl'; readonly zxid: bigint; readonly time: number; readonly path: string; readonly acl: readonly ZkAcl[] }
+  /** A `multi`: its ops' transactions, applied in order under one zxid. */
+  | { readonly type: 'multi'; readonly zxid: bigint; readonly time: number; readonly txns: readonly Txn[] }
   /** A session ended (closed or expired): its ephemeral nodes go, in this order. */
   | { readonly type: 'closeSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint; readonly paths: readonly string[] }
   | { readonly type: 'createSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint }
@@ -60,11 +72,36 @@ export type WriteRequest =
   | { readonly op: 'setData'; readonly path: string; readonly data: Buffer; readonly version: number }
   | { readonly op: 'setAcl'; readonly path: string; readonly acl: readonly ZkAcl[]; readonly version: number };
 
+/** One op of a `multi`: a write, or a check of a node's data version (-1: that it exists). */
+export type MultiWrite = Exclude<WriteRequest, { op: 'setAcl' }> | { readonly op: 'check'; readonly path: string; readonly version: number };
+
+/** A `multi` the leader refused: the index of the op that failed, and its code. */
+export interface MultiFault {
+  readonly failed: number;
+  readonly rc: number;
+}
+
+/** What one op of an applied `multi` answers: a create its path and the node's stat, a setData the stat, a delete or check nothing. */
+export interface MultiOpResult {
+  readonly path?: string;
+  readonly stat?: SimStat;
+}
+
 /** A watch notification: `session` is to be told `type` happened at `path`. */
 export interface Notification {
   readonly session: bigint;
   readonly type: 'created' | 'deleted' | 'changed' | 'child';
   readonly path: string;
+}
+
+/** A persistent node (or container) as a file keeps it between two runs of a server (see `ZnodeTree.persistentNodes`). */
+export interface PersistentNode {
+  readonly path: string;
+  readonly data: Buffer;
+  readonly acl: readonly ZkAcl[];
+  readonly container: boolean;
+  /** Its child-create count: the suffix of its next sequential child. */
+  readonly sequence: number;
 }
 
 /** The create flags of the C client. */
@@ -152,6 +189,35 @@ export class ZnodeTree {
     }
   }
 
+  /**
+   * The leader's check of a `multi` (`PrepRequestProcessor`, with its pending changes): each op
+   * against the tree as the ones before it leave it, on a scratch copy. The transaction of them
+   * all, or the first op that failed.
+   */
+  prepareMulti(ops: readonly MultiWrite[], asker: Asker, zxid: bigint, time: number): { txn: Txn; results: MultiOpResult[] } | MultiFault {
+    const scratch = this.copy();
+    const txns: Txn[] = [];
+    const results: MultiOpResult[] = [];
+    for (const [i, op] of ops.entries()) {
+      if (op.op === 'check') {
+        const node = isValidPath(op.path, false) ? scratch.nodes.get(op.path) : undefined;
+        const rc = !isValidPath(op.path, false) ? RC.BADARGUMENTS : !node ? RC.NONODE : op.version !== -1 && op.version !== node.stat.version ? RC.BADVERSION : 0;
+        if (rc !== 0) return { failed: i, rc };
+        results.push({});
+        continue;
+      }
+      const txn = scratch.prepare(op, asker, zxid, time);
+      if (txn instanceof ZkFault) return { failed: i, rc: txn.rc };
+      scratch.apply(txn);
+      txns.push(txn);
+      // The stat as this op left the node (a later op of the same multi may change or delete it).
+      const path = txn.type === 'create' ? txn.path : op.path;
+      const node = scratch.nodes.get(path);
+      results.push(txn.type === 'delete' ? {} : { ...(txn.type === 'create' && { path }), stat: statOf(node!) });
+    }
+    return { txn: { type: 'multi', zxid, time, txns }, results };
+  }
+
   /** The transaction that ends `session`: its ephemeral nodes, deepest first. */
   closeSession(session: bigint, zxid: bigint, time: number): Txn {
     const paths = [...this.nodes].filter(([, node]) => node.stat.ephemeralOwner === session).map(([path]) => path);
@@ -170,7 +236,8 @@ export class ZnodeTree {
     switch (txn.type) {
       case 'create': {
         const parent = this.nodes.get(parentOf(txn.path))!;
-        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates: this.sequenceStart, start: this.sequenceStart });
+        const creates = txn.sequence ?? this.sequenceStart;
+        this.nodes.set(txn.path, { data: txn.data, acl: txn.acl, stat: newStat(txn.zxid, txn.time, txn.owner, txn.data.length), children: new Set(), creates, start: creates });
         parent.children.add(basenameOf(txn.path));
         parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
@@ -184,6 +251,9 @@ export class ZnodeTree {
         break;
       case 'closeSession':
         for (const path of txn.paths) if (this.nodes.has(path)) this.remove(path, txn.zxid, fired);
+        break;
+      case 'multi':
+        for (const sub of txn.txns) fired.push(...this.apply(sub));
         break;
       case 'setData': {
         const node = this.nodes.get(txn.path)!;
@@ -266,12 +336,51 @@ export class ZnodeTree {
     return fired;
   }
 
+  /**
+   * The session's watches at `path` of `type` (`WatcherType`: children 1, data 2, any 3; data
+   * covers exists watches, which the server keeps in the same table): whether it has one, and with
+   * `remove`, it has none left (`FinalRequestProcessor`, checkWatches and removeWatches).
+   */
+  watchesOf(session: bigint, path: string, type: number, remove: boolean): boolean {
+    const tables = type === 1 ? [this.childWatches] : type === 2 ? [this.dataWatches] : [this.dataWatches, this.childWatches];
+    let found = false;
+    for (const table of tables) {
+      const sessions = table.get(path);
+      if (!sessions?.has(session)) continue;
+      found = true;
+      if (remove && sessions.delete(session) && sessions.size === 0) table.delete(path);
+    }
+    return found;
+  }
+
+  /** `session`'s ephemeral nodes whose path starts with `prefix` (`/` or empty: all of them), as `getEphemerals` answers. */
+  ephemeralsOf(session: bigint, prefix: string): string[] {
+    const all = prefix.trim() === '' || prefix.trim() === '/';
+    return [...this.nodes].filter(([path, node]) => node.stat.ephemeralOwner === session && (all || path.startsWith(prefix))).map(([path]) => path);
+  }
+
+  /** Every node no session owns (persistent nodes and containers) but `/`, parents before children: what outlives the server. */
+  persistentNodes(): PersistentNode[] {
+    return [...this.nodes]
+      .filter(([path, node]) => path !== '/' && (node.stat.ephemeralOwner === 0n || node.stat.ephemeralOwner === CONTAINER_OWNER))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([path, node]) => ({ path, data: node.data, acl: node.acl, container: node.stat.ephemeralOwner === CONTAINER_OWNER, sequence: node.creates }));
+  }
+
   /** Every node but `/` with its owner, in path order: what the checks compare. */
   snapshot(): { path: string; owner: bigint; dataLength: number }[] {
     return [...this.nodes]
       .filter(([path]) => path !== '/')
       .map(([path, node]) => ({ path, owner: statOf(node).ephemeralOwner, dataLength: node.data.length }))
       .sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** A copy of the nodes (not the watches), for `prepareMulti` to try ops on. */
+  private copy(): ZnodeTree {
+    const copy = new ZnodeTree(this.sequenceStart);
+    for (const [path, node] of this.nodes) copy.nodes.set(path, { ...node, stat: { ...node.stat }, children: new Set(node.children) });
+    copy.lastZxid = this.lastZxid;
+    return copy;
   }
 
   private remove(path: string, zxid: bigint, fired: Notification[]): void {
