@@ -4,10 +4,13 @@ import type { DevServerCommand } from './args.js';
 
 /** What the dev server is and is not, said at every start (stderr: stdout carries the connect string alone). */
 function notice(server: DevServer, command: DevServerCommand): string {
-  const where = command.dataFile === undefined ? 'in memory (gone when it stops)' : `in memory, persistent nodes saved to ${command.dataFile}`;
+  const where =
+    command.dataFile === undefined
+      ? 'in memory (gone when it stops; no transaction log)'
+      : `in memory, its persistent nodes saved to ${command.dataFile} (no transaction log: nothing else survives a stop)`;
   return [
     `nestjs-zk-lock dev-server: a DEVELOPMENT ZooKeeper on ${server.connectString}, not for production.`,
-    `  One member (no replication, no failover); the tree is ${where}; no transaction log, no durability beyond that file.`,
+    `  One member (no replication, no failover); the tree is ${where}.`,
     '  No TLS, no SASL (digest auth and ACLs only). TTL nodes, persistent watches (addWatch), multiRead, whoAmI and',
     '  reconfig are refused with ZooKeeper\'s UNIMPLEMENTED (-6). Sessions expire in real time; Ctrl-C stops it.',
     '',
