@@ -6,19 +6,13 @@
  * between the two): the change must still reach the page, from a reading tried again. The
  * dashboard's session is wrapped (DASHBOARD_SESSION) in a FaultySession over the real one.
  */
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Module } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { DASHBOARD_SESSION } from '../../src/dashboard/dashboard.constants.js';
-import { ZkLockDashboardModule, type DashboardView } from '../../src/dashboard/index.js';
+import type { DashboardView } from '../../src/dashboard/index.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
-import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { connectionLoss, FaultySession } from '../support/faulty-session.js';
+import { connectionLoss } from '../support/faulty-session.js';
 import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { startDashboardApp } from './dashboard-app.js';
 import { SseReader, type SseMessage } from './sse-reader.js';
 import { WithoutPersistentWatches } from './without-persistent-watches.js';
 
@@ -30,17 +24,9 @@ import { WithoutPersistentWatches } from './without-persistent-watches.js';
 async function changeAfterFailedReading(oneShot: boolean): Promise<void> {
   const failing = oneShot ? 2 : 1;
   const root = testRoot();
-  let faulty!: FaultySession;
-  @Module({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root, sessionTimeoutMs: 4000, isGlobal: true }), ZkLockDashboardModule.forRoot({ public: true })] })
-  class AppModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-    .overrideProvider(DASHBOARD_SESSION)
-    .useFactory({ factory: (session: ZkSession) => (faulty = oneShot ? new WithoutPersistentWatches(session) : new FaultySession(session)), inject: [ZkSession] })
-    .compile();
-  const app = moduleRef.createNestApplication(new ExpressAdapter(), { logger: false });
-  await app.listen(0, '127.0.0.1');
+  const { app, base, faulty } = await startDashboardApp(root, { wrap: oneShot ? (session) => new WithoutPersistentWatches(session) : undefined });
   const other = await openSession(sharedConnect());
-  const stream = await SseReader.open(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/zk-lock/api/stream`);
+  const stream = await SseReader.open(`${base}/api/stream`);
   try {
     const held = await new LockClient(other, { root, identity: 'elsewhere' }).acquire('invoice');
     const holderOf = (m: SseMessage) => (m.data as DashboardView).locks.find((l) => l.name === 'invoice')?.holder;

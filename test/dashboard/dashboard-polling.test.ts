@@ -7,21 +7,14 @@
  * one reading, and while a lock of the application is handed over under 8 pollers, no call reads
  * the root again; what the dashboard sends is the re-reading of the lock that changed.
  */
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Module } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { DASHBOARD_SESSION } from '../../src/dashboard/dashboard.constants.js';
-import { ZkLockDashboardModule, type DashboardView } from '../../src/dashboard/index.js';
+import type { DashboardView } from '../../src/dashboard/index.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { LockService } from '../../src/services/lock.service.js';
-import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { FaultySession } from '../support/faulty-session.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { startDashboardApp } from './dashboard-app.js';
 
 /** Locks held elsewhere, so that a reading of the root is worth counting. */
 const OTHER_LOCKS = 20;
@@ -32,16 +25,7 @@ const CALLS_EACH = 10;
 describe('api/state polled while a lock is handed over', () => {
   it('shares one reading among concurrent calls and reads the root no more while polled: requests follow changes, not calls', async (t) => {
     const root = testRoot();
-    let faulty!: FaultySession;
-    @Module({ imports: [ZkLockModule.forRoot({ connect: sharedConnect(), root, sessionTimeoutMs: 4000, isGlobal: true }), ZkLockDashboardModule.forRoot({ public: true })] })
-    class AppModule {}
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-      .overrideProvider(DASHBOARD_SESSION)
-      .useFactory({ factory: (session: ZkSession) => (faulty = new FaultySession(session)), inject: [ZkSession] })
-      .compile();
-    const app = moduleRef.createNestApplication(new ExpressAdapter(), { logger: false });
-    await app.listen(0, '127.0.0.1');
-    const base = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/zk-lock`;
+    const { app, base, faulty } = await startDashboardApp(root);
     const state = async () => ((await (await fetch(`${base}/api/state`, { signal: AbortSignal.timeout(10_000) })).json()) as { view: DashboardView }).view;
     /** The dashboard's listings of the locks' category directory since `since`: one per reading of the root. */
     const rootReadings = (since: number) => faulty.sent.slice(since).filter((r) => r.op === 'getChildren' && r.path === `${root}/locks`).length;

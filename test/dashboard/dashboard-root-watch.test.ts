@@ -9,45 +9,18 @@
  * connection was down (which a server does not replay for a persistent watch) reaches the page
  * after the reconnection. Real server; the default driver (the native one has no addWatch).
  */
-import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Module, type INestApplication } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { DASHBOARD_SESSION } from '../../src/dashboard/dashboard.constants.js';
-import { ZkLockDashboardModule, type DashboardView } from '../../src/dashboard/index.js';
+import type { DashboardView } from '../../src/dashboard/index.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
-import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { ZkLockModule } from '../../src/zk-lock.module.js';
-import { FaultySession } from '../support/faulty-session.js';
 import { watchedBy } from '../support/server-watches.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { TEST_DRIVER } from '../support/test-driver.js';
 import { waitFor } from '../support/wait.js';
 import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
+import { startDashboardApp } from './dashboard-app.js';
 import { SseReader } from './sse-reader.js';
 import { WithoutPersistentWatches } from './without-persistent-watches.js';
-
-interface DashboardApp {
-  readonly app: INestApplication;
-  readonly base: string;
-  readonly faulty: FaultySession;
-  readonly session: ZkSession;
-}
-
-async function startApp(root: string, persistent: boolean, connect = sharedConnect()): Promise<DashboardApp> {
-  let faulty!: FaultySession;
-  @Module({ imports: [ZkLockModule.forRoot({ connect, root, sessionTimeoutMs: 4000, isGlobal: true }), ZkLockDashboardModule.forRoot({ public: true })] })
-  class AppModule {}
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-    .overrideProvider(DASHBOARD_SESSION)
-    .useFactory({ factory: (session: ZkSession) => (faulty = persistent ? new FaultySession(session) : new WithoutPersistentWatches(session)), inject: [ZkSession] })
-    .compile();
-  const app = moduleRef.createNestApplication(new ExpressAdapter(), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return { app, base: `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/zk-lock`, faulty, session: app.get(ZkSession) };
-}
 
 const lockOf = (message: { event: string; data: unknown }, name: string) => (message.event === 'view' ? (message.data as DashboardView).locks.find((l) => l.name === name) : undefined);
 
@@ -56,7 +29,7 @@ const CHANGES = 10;
 /** The dashboard's requests for `CHANGES` settled changes of one lock (held, then released, by another session), a page open. */
 async function requestsPerChange(persistent: boolean): Promise<{ perChange: number; watched: string[] }> {
   const root = testRoot();
-  const { app, base, faulty, session } = await startApp(root, persistent);
+  const { app, base, faulty, session } = await startDashboardApp(root, { wrap: persistent ? undefined : (session) => new WithoutPersistentWatches(session) });
   const other = await openSession(sharedConnect());
   const stream = await SseReader.open(`${base}/api/stream`);
   try {
@@ -91,7 +64,7 @@ describe('the dashboard on one persistent recursive watch', { skip: TEST_DRIVER 
 
   it('removes the root watch once the last page closed', async () => {
     const root = testRoot();
-    const { app, base, session } = await startApp(root, true);
+    const { app, base, session } = await startDashboardApp(root);
     try {
       const stream = await SseReader.open(`${base}/api/stream`);
       await stream.next((m) => m.event === 'view', 10_000, 'the first view');
@@ -108,7 +81,7 @@ describe('the dashboard on one persistent recursive watch', { skip: TEST_DRIVER 
     const root = testRoot();
     const [host, port] = sharedConnect().split(',')[0]!.split(':');
     const proxy = await TcpProxy.start(host!, Number(port));
-    const { app, base, session } = await startApp(root, true, proxy.connectString);
+    const { app, base, session } = await startDashboardApp(root, { connect: proxy.connectString });
     const other = await openSession(sharedConnect());
     const stream = await SseReader.open(`${base}/api/stream`);
     try {

@@ -82,14 +82,10 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
     }
     case OpCode.create:
     case OpCode.create2:
-    case OpCode.createContainer: {
-      const path = r.ustring();
-      const data = r.buffer();
-      r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
-      return { op: 'create', path, data, flags: r.int() };
-    }
+    case OpCode.createContainer:
+      return readCreate(r);
     case OpCode.delete:
-      return { op: 'delete', path: r.ustring(), version: r.int() };
+      return readDelete(r);
     case OpCode.exists:
       return { op: 'exists', path: r.ustring(), watch: r.bool() };
     case OpCode.getData:
@@ -98,7 +94,7 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
     case OpCode.getChildren2:
       return { op: 'getChildren', path: r.ustring(), watch: r.bool() };
     case OpCode.setData:
-      return { op: 'setData', path: r.ustring(), data: r.buffer(), version: r.int() };
+      return readSetData(r);
     case OpCode.getACL:
       return { op: 'getAcl', path: r.ustring() };
     case OpCode.setACL: {
@@ -132,18 +128,14 @@ function readMulti(r: JuteReader): ClientRequest {
     switch (opCode) {
       case OpCode.create:
       case OpCode.create2:
-      case OpCode.createContainer: {
-        const path = r.ustring();
-        const data = r.buffer();
-        r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
-        ops.push({ opCode, write: { op: 'create', path, data, flags: r.int() } });
+      case OpCode.createContainer:
+        ops.push({ opCode, write: readCreate(r) });
         break;
-      }
       case OpCode.delete:
-        ops.push({ opCode, write: { op: 'delete', path: r.ustring(), version: r.int() } });
+        ops.push({ opCode, write: readDelete(r) });
         break;
       case OpCode.setData:
-        ops.push({ opCode, write: { op: 'setData', path: r.ustring(), data: r.buffer(), version: r.int() } });
+        ops.push({ opCode, write: readSetData(r) });
         break;
       case OpCode.check:
         ops.push({ opCode, write: { op: 'check', path: r.ustring(), version: r.int() } });
@@ -152,6 +144,24 @@ function readMulti(r: JuteReader): ClientRequest {
         return { op: 'unimplemented', opCode: OpCode.multi };
     }
   }
+}
+
+/** `CreateRequest` (also inside a multi), with the ACL the node is created with. */
+function readCreate(r: JuteReader) {
+  const path = r.ustring();
+  const data = r.buffer();
+  const acl: ZkAcl[] = r.vector('acl', 12, () => ({ perms: r.int(), scheme: r.ustring(), id: r.ustring() }));
+  return { op: 'create', path, data, acl, flags: r.int() } as const;
+}
+
+/** `DeleteRequest` (also inside a multi). */
+function readDelete(r: JuteReader) {
+  return { op: 'delete', path: r.ustring(), version: r.int() } as const;
+}
+
+/** `SetDataRequest` (also inside a multi). */
+function readSetData(r: JuteReader) {
+  return { op: 'setData', path: r.ustring(), data: r.buffer(), version: r.int() } as const;
 }
 
 /** What the ensemble answers a `multi` with: its ops' op codes, and their results or the op that failed. */

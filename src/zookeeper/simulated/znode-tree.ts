@@ -67,7 +67,7 @@ export type Txn =
 
 /** A write as a client sends it, before the leader turns it into a transaction. */
 export type WriteRequest =
-  | { readonly op: 'create'; readonly path: string; readonly data: Buffer; readonly flags: number }
+  | { readonly op: 'create'; readonly path: string; readonly data: Buffer; readonly flags: number; readonly acl?: readonly ZkAcl[] }
   | { readonly op: 'delete'; readonly path: string; readonly version: number }
   | { readonly op: 'setData'; readonly path: string; readonly data: Buffer; readonly version: number }
   | { readonly op: 'setAcl'; readonly path: string; readonly acl: readonly ZkAcl[]; readonly version: number };
@@ -148,6 +148,9 @@ export class ZnodeTree {
     switch (request.op) {
       case 'create': {
         if (path === '/') return new ZkFault(RC.NODEEXISTS);
+        // As `PrepRequestProcessor`: the ACL is fixed up (and refused) before the parent is looked at.
+        const acl = request.acl === undefined ? OPEN_ACL_UNSAFE : fixupAcl(request.acl, asker);
+        if (!acl) return new ZkFault(RC.INVALIDACL);
         const parent = this.nodes.get(parentOf(path));
         if (!parent) return new ZkFault(RC.NONODE);
         if (!permits(parent.acl, ZK_PERMS.CREATE, asker)) return new ZkFault(RC.NOAUTH);
@@ -157,7 +160,7 @@ export class ZnodeTree {
         if (parent.stat.ephemeralOwner !== 0n && parent.stat.ephemeralOwner !== CONTAINER_OWNER) return new ZkFault(RC.NOCHILDRENFOREPHEMERALS);
         const owner =
           (request.flags & CREATE_FLAGS.container) !== 0 ? CONTAINER_OWNER : (request.flags & CREATE_FLAGS.ephemeral) !== 0 ? asker.session : 0n;
-        return { type: 'create', zxid, time, path: created, data: request.data, owner, acl: OPEN_ACL_UNSAFE };
+        return { type: 'create', zxid, time, path: created, data: request.data, owner, acl };
       }
       case 'delete': {
         if (path === '/') return new ZkFault(RC.BADARGUMENTS);
