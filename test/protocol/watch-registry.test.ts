@@ -20,6 +20,22 @@ describe('WatchRegistry', () => {
     assert.equal(registry.count, 0);
   });
 
+  it('keeps the server\'s watch while a watched read of the path is unanswered, not longer', () => {
+    const registry = new WatchRegistry(() => assert.fail('no watcher throws'));
+    const first = () => undefined;
+    registry.add('data', '/a', first);
+    const answered = registry.sending('exist', '/a'); // an exists watch is removed as a data watch
+    const childAnswered = registry.sending('child', '/b');
+    assert.equal(registry.remove('/a', ['data'], first).serverStillNeeded, true, 'the read in flight sets it again on the server');
+    assert.equal(registry.remove('/b', ['data']).serverStillNeeded, false, 'a child read does not need a data watch');
+    answered();
+    answered(); // once is what counts
+    assert.equal(registry.remove('/a', ['data']).serverStillNeeded, false);
+    assert.equal(registry.remove('/b', ['child']).serverStillNeeded, true);
+    childAnswered();
+    assert.equal(registry.remove('/b', ['child']).serverStillNeeded, false);
+  });
+
   it('fires data and exist watches on a change, every kind on a deletion, child watches on a child change, recursive ones on nodes below', () => {
     const registry = new WatchRegistry(() => assert.fail('no watcher throws'));
     const seen: string[] = [];

@@ -108,6 +108,24 @@ describe('protocol powers on the default driver', () => {
     await session.removeWatches(root, 'data', second);
   });
 
+  it('keeps the server\'s watch for a watched read still in flight when the last registered watcher is removed', async () => {
+    const session = await open();
+    const root = randomRoot();
+    await session.create(root);
+    const first = () => undefined;
+    let fired = 0;
+    const second = () => void (fired += 1);
+    await session.getData(root, first);
+    // Sent before the removal, answered after it was sent: the server sets the (same) watch again,
+    // then would remove it, while `second` is registered only as its reply is read.
+    const read = session.getData(root, second);
+    await session.removeWatches(root, 'data', first);
+    await read;
+    assert.deepEqual(await watchedBy(sharedConnectString(), session.sessionId!), [root], 'the in-flight read still needs it');
+    await session.setData(root, Buffer.from('x'), -1);
+    await waitFor(() => fired === 1, { timeoutMs: 5000, message: 'the in-flight read\'s watcher fires' });
+  });
+
   it('getEphemerals lists this session\'s ephemeral nodes; whoAmI its identities', async () => {
     const session = await open({ auth: [{ scheme: 'digest', credentials: 'powers:secret' }] });
     const root = randomRoot();

@@ -5,11 +5,18 @@ import type { Watcher } from '../../zookeeper/types.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
 
+/** A watch this tracker set: on which session, and its watcher (to drop it when nobody follows). */
+interface StandingWatch {
+  readonly sessionId: string | undefined;
+  readonly watcher: Watcher;
+}
+
 /**
  * `leader$`: the identity stored in the node at the head of an election queue (the leader, or the
  * participant about to lead once its recovery is done), or null when the queue is empty.
  *
- * Watch strategy: a data watch on the head node only, and only while someone subscribes. A
+ * Watch strategy: a data watch on the head node only, and only while someone subscribes (once
+ * nobody does, it is removed, here and on the server, where the driver can). A
  * change of leader costs each subscribed process one notification and two requests
  * (`getChildren`, `getData` with a new watch); participants joining or leaving behind the head
  * cost nothing. With no head to watch, it watches for the first participant instead: a child
@@ -17,12 +24,6 @@ import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
  * on an absent directory (not made yet, or swept as an empty container). So a process that does
  * not take part sees the first leader of an empty election too.
  */
-/** A watch this tracker set: on which session, and its watcher (to drop it when nobody follows). */
-interface StandingWatch {
-  readonly sessionId: string | undefined;
-  readonly watcher: Watcher;
-}
-
 export class LeaderTracker {
   readonly leader$: Observable<string | null>;
   /** undefined: not known (nobody subscribed, or the first look is in flight). */

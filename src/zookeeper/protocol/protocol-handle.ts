@@ -148,16 +148,16 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
-    return this.request(getChildrenOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'child'));
+    return this.watchedRead(getChildrenOp(this.toServer(path), !!watcher), path, watcher, 'child');
   }
 
   getData(path: string, watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
-    return this.request(getDataOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data'));
+    return this.watchedRead(getDataOp(this.toServer(path), !!watcher), path, watcher, 'data');
   }
 
   async exists(path: string, watcher?: Watcher): Promise<ZkStat | null> {
     try {
-      return await this.request(existsOp(this.toServer(path), !!watcher), path, undefined, this.watchOnReply(path, watcher, 'data', 'exist'));
+      return await this.watchedRead(existsOp(this.toServer(path), !!watcher), path, watcher, 'data', 'exist');
     } catch (error) {
       // NONODE is an answer, not a failure; the server set a watch for the node's creation.
       if (!ZooKeeperError.is(error, 'NONODE')) throw error;
@@ -229,15 +229,21 @@ export class ProtocolHandle implements SessionHandle {
   }
 
   /**
-   * Registers `watcher` as the read's reply is read (see `ProtocolSession.send`'s `onReply`): the
-   * server set a `kind` watch on success, and an `ifMissing` one (exists: for the creation) on NONODE.
+   * Sends a read that leaves `watcher` (if any) and registers it as the reply is read (see
+   * `ProtocolSession.send`'s `onReply`): the server set a `kind` watch on success, and an
+   * `ifMissing` one (exists: for the creation) on NONODE. Until then the registry knows the read is
+   * in flight (`WatchRegistry.sending`), so that a removal meanwhile keeps the server's watch.
    */
-  private watchOnReply(path: string, watcher: Watcher | undefined, kind: WatchKind, ifMissing?: WatchKind): ((err: number) => void) | undefined {
-    if (!watcher) return undefined;
-    return (err) => {
+  private watchedRead<T>(op: Operation<T>, path: string, watcher: Watcher | undefined, kind: WatchKind, ifMissing?: WatchKind): Promise<T> {
+    if (!watcher) return this.request(op, path);
+    const answered = this.watches.sending(kind, path);
+    const sent = this.request(op, path, undefined, (err) => {
+      answered();
       if (err === 0) this.watches.add(kind, path, watcher);
       else if (err === NO_NODE && ifMissing) this.watches.add(ifMissing, path, watcher);
-    };
+    });
+    sent.catch(answered); // failed without a reply: the connection dropped, or it was refused before sending
+    return sent;
   }
 
   /** Sends `op`, unless one of its paths (as sent) fails the C client's check: see path-check.ts. */

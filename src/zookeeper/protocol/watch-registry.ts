@@ -33,6 +33,8 @@ export class WatchRegistry {
   private readonly persistent = new Map<string, Set<Watcher>>();
   private readonly recursive = new Map<string, Set<Watcher>>();
   private oneShotCount = 0;
+  /** Watched reads sent and not answered yet, by path (see `sending`). */
+  private readonly unanswered: Record<'data' | 'child', Map<string, number>> = { data: new Map(), child: new Map() };
 
   /** `onWatcherError`: where a watcher's exception goes; it must not stop the others, nor the reading of the connection. */
   constructor(private readonly onWatcherError: (error: unknown, event: WatchEvent) => void) {}
@@ -51,6 +53,25 @@ export class WatchRegistry {
     if (list) list.push(watcher);
     else table.set(path, [watcher]);
     this.oneShotCount += 1;
+  }
+
+  /**
+   * A read that sets a `kind` watch on `path` goes out; call what this returns once its reply is
+   * read or it failed without one (more than once is harmless). Until then `remove` leaves the
+   * server's watch alone: that read, sent before a removal, sets the watch on the server first, and
+   * its watcher is registered only as its reply is read.
+   */
+  sending(kind: WatchKind, path: string): () => void {
+    const table = this.unanswered[kind === 'child' ? 'child' : 'data'];
+    table.set(path, (table.get(path) ?? 0) + 1);
+    let answered = false;
+    return () => {
+      if (answered) return;
+      answered = true;
+      const left = table.get(path)! - 1;
+      if (left > 0) table.set(path, left);
+      else table.delete(path);
+    };
   }
 
   addPersistent(path: string, recursive: boolean, listener: Watcher): void {
@@ -94,9 +115,9 @@ export class WatchRegistry {
     }
     const serverStillNeeded = kinds.some((kind) =>
       kind === 'data'
-        ? this.oneShot.data.has(path) || this.oneShot.exist.has(path)
+        ? this.oneShot.data.has(path) || this.oneShot.exist.has(path) || this.unanswered.data.has(path)
         : kind === 'child'
-          ? this.oneShot.child.has(path)
+          ? this.oneShot.child.has(path) || this.unanswered.child.has(path)
           : this.persistent.has(path) || this.recursive.has(path),
     );
     return { removed, serverStillNeeded };
