@@ -84,7 +84,7 @@ async function explore(): Promise<number> {
     console.log('verdict: no violation');
     return args.appliedMutant ? 1 : 0;
   }
-  console.log(`verdict: ${failures.length} failing schedule(s); replay one with \`npm run test:sim -- --seed ${failures[0]!.config.seed}${args.appliedMutant ? ` --mutant ${args.appliedMutant}` : ''}\``);
+  console.log(`verdict: ${failures.length} failing schedule(s); replay one with \`npm run test:sim -- --seed ${failures[0]!.config.seed}${args.appliedMutant ? ` --mutant ${args.appliedMutant}` : ''}${args.faults ? ` --faults ${args.faults.join(',')}` : ''}\``);
   return args.appliedMutant ? 0 : 1;
 }
 
@@ -113,7 +113,7 @@ async function replay(seed: number): Promise<number> {
 function runMutant(name: string): number {
   const build = prepareMutant(name, projectRoot);
   const forwarded = process.argv.slice(2).filter((arg, i, all) => arg !== '--mutant' && all[i - 1] !== '--mutant');
-  const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', name, ...forwarded], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', name, ...forwarded, ...faultsOf(name)], { stdio: 'inherit' });
   return child.status ?? 1;
 }
 
@@ -128,7 +128,7 @@ function mutationTable(): number {
     const build = prepareMutant(mutant.name, projectRoot);
     const started = performance.now();
     const duration = mutant.survives ? (args.survivorDuration ?? args.duration) : args.duration;
-    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(duration), '--from', String(args.from ?? 1), ...(args.faults ? ['--faults', args.faults.join(',')] : []), '--driver', args.driver], {
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(duration), '--from', String(args.from ?? 1), ...faultsOf(mutant.name), '--driver', args.driver], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
@@ -141,6 +141,12 @@ function mutationTable(): number {
   }
   console.log(['', '| mutant | verdict (first rule broken) | schedules run | failing seed | seconds |', '|---|---|---|---|---|', ...rows].join('\n'));
   return missed === 0 ? 0 : 1;
+}
+
+/** The faults a mutant's search injects: `--faults` when given, else those its defect needs (`Mutant.faults`), else every kind. */
+function faultsOf(name: string): string[] {
+  const faults = args.faults ?? MUTANTS.find((mutant) => mutant.name === name)?.faults;
+  return faults ? ['--faults', faults.join(',')] : [];
 }
 
 function describeConfig(c: ScheduleConfig): string {
