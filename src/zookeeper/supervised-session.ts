@@ -343,20 +343,21 @@ export class ZkSession implements ZkSessionClient {
   }
 
   /**
-   * Drops `watcher`, set on `path` by a read of a waiter that gave up, here and (once no other
-   * watcher of this session needs it) on the server; without it the server keeps the watch until
-   * the node changes, which for a long-held lock is as long as it is held. Never rejects: a watch
-   * that fired meanwhile, a lost connection (the server drops a connection's watches, and this one
-   * is no longer sent again), an ended session or a server older than 3.6 (UNIMPLEMENTED) leave
-   * nothing to do; anything else is logged. With `driver: 'native'` it only forgets nothing: the
-   * package cannot remove a watch, which then fires once, later, unheeded.
+   * Drops `watcher`, set on `path` by a read whose caller waits no more (a waiter that gave up, a
+   * standby that left), here and (once no other watcher of this session needs it) on the server;
+   * without it the server keeps the watch until the node changes, which for a long-held lock is as
+   * long as it is held. Never rejects: a watch that fired meanwhile, a lost connection (the server
+   * drops a connection's watches, and this one is no longer sent again), an ended session or a
+   * server older than 3.6 (UNIMPLEMENTED) leave nothing to do; anything else is logged. With
+   * `driver: 'native'` it does nothing: the package cannot remove a watch, which then fires once,
+   * later, unheeded.
    */
   forgetWatch(path: string, kind: 'data' | 'children', watcher: Watcher): void {
     const client = this.client;
     if (!client?.removeWatches) return;
     client.removeWatches(path, kind, watcher).catch((error: unknown) => {
       if (ZooKeeperError.isRetryable(error) || ZooKeeperError.is(error, 'NOWATCHER', 'UNIMPLEMENTED')) return;
-      this.logger.warn(`Could not remove the ${kind} watch of a waiter that gave up on ${path}: ${String(error)}`);
+      this.logger.warn(`Could not remove a ${kind} watch on ${path} that nobody waits for: ${String(error)}`);
     });
   }
 
