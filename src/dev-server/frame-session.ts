@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { ZooKeeperProtocolError } from '../errors/zookeeper-protocol.error.js';
 import { FrameDecoder } from '../zookeeper/protocol/frame-decoder.js';
-import { readConnectRequest, readRequestFrame, writeAuthFailed, writeConnectResponse, writeNotification, writeReply } from '../zookeeper/simulated/frame-codec.js';
+import { readConnectRequest, readRequestFrame, writeAuthFailed, handshakeRequestOf, connectResponseOf, writeNotification, writeReply } from '../zookeeper/simulated/frame-codec.js';
 import type { ClientPacket, ConnectionClient, Member, ServerConnection } from '../zookeeper/simulated/server-connection.js';
 import type { SimulatedEnsemble } from '../zookeeper/simulated/simulated-ensemble.js';
 import type { Notification } from '../zookeeper/simulated/znode-tree.js';
@@ -95,28 +95,20 @@ export class FrameSession implements ConnectionClient {
     }
     this.phase = 'waiting';
     this.session = request.sessionId;
-    const handshake = {
-      session: request.sessionId,
-      password: request.password.toString('hex'),
-      timeoutMs: request.timeoutMs,
-      lastZxidSeen: request.lastZxidSeen,
-      ids: [],
-    };
     this.host.ensemble.handshake(
       this.host.member,
       this,
-      handshake,
+      handshakeRequestOf(request),
       (connection, result) => {
         if (this.phase !== 'waiting') return connection.close('client left during the handshake', true);
         if (!result.ok) {
-          // The server's last words (`ZooKeeperServer.finishSessionInit`): timeout 0, the session is gone.
-          this.write(writeConnectResponse(0, 0n, Buffer.alloc(16)));
+          this.write(connectResponseOf(result));
           return this.end();
         }
         this.connection = connection;
         this.session = result.session;
         this.phase = 'open';
-        this.write(writeConnectResponse(result.timeoutMs, result.session, Buffer.from(result.password, 'hex')));
+        this.write(connectResponseOf(result));
         for (const early of this.early.splice(0)) if (this.phase === 'open') this.request(early);
       },
       // The server is behind the client's last zxid (a restart on an older file): it closes without an answer.

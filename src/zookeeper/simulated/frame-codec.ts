@@ -3,7 +3,7 @@ import { JuteReader } from '../protocol/jute-reader.js';
 import { JuteWriter } from '../protocol/jute-writer.js';
 import { OpCode, Xid } from '../protocol/op-codes.js';
 import type { ZkAcl } from '../types.js';
-import type { ClientRequest } from './server-connection.js';
+import type { ClientRequest, Handshake, HandshakeRequest } from './server-connection.js';
 import { digestId, type MultiFault, type MultiOpResult, type MultiWrite, type SimStat } from './znode-tree.js';
 
 // The server's half of the wire format, for the simulated frame server (`SimulatedLink`): it reads
@@ -34,6 +34,20 @@ export function readConnectRequest(frame: Buffer): ConnectRequestRecord {
 /** `ConnectResponse`; a timeout of 0 tells the client that the session it resumed is gone. */
 export function writeConnectResponse(timeoutMs: number, sessionId: bigint, password: Buffer): Buffer {
   return new JuteWriter(64).int(0).int(timeoutMs).long(sessionId).buffer(password).bool(false).frame();
+}
+
+/** What the ensemble is asked for a connect request: its session (0: a new one), password, timeout and last zxid; identities come after, as auth packets. */
+export function handshakeRequestOf(request: ConnectRequestRecord): HandshakeRequest {
+  return { session: request.sessionId, password: request.password.toString('hex'), timeoutMs: request.timeoutMs, lastZxidSeen: request.lastZxidSeen, ids: [] };
+}
+
+/**
+ * The connect response for the ensemble's answer: the session granted, or, refused, the server's
+ * last words (`ZooKeeperServer.finishSessionInit`): timeout 0, the session is gone; the server
+ * then closes the connection.
+ */
+export function connectResponseOf(result: Handshake): Buffer {
+  return result.ok ? writeConnectResponse(result.timeoutMs, result.session, Buffer.from(result.password, 'hex')) : writeConnectResponse(0, 0n, Buffer.alloc(16));
 }
 
 /** One request frame: its header, and the request the simulated server executes. */

@@ -1,7 +1,7 @@
 import { ZooKeeperProtocolError } from '../../errors/zookeeper-protocol.error.js';
 import { FrameDecoder } from '../protocol/frame-decoder.js';
 import type { Dialer, ServerLink, ServerLinkEvents } from '../protocol/server-link.js';
-import { readConnectRequest, readRequestFrame, writeAuthFailed, writeConnectResponse, writeNotification, writeReply } from './frame-codec.js';
+import { readConnectRequest, readRequestFrame, writeAuthFailed, handshakeRequestOf, connectResponseOf, writeNotification, writeReply } from './frame-codec.js';
 import { describeReply, describeRequest, zerror } from './native-replies.js';
 import type { ClientPacket, ConnectionClient, ServerConnection } from './server-connection.js';
 import type { HandleHost } from './simulated-handle.js';
@@ -120,23 +120,20 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
     // Cut off after the TCP connect: the handshake never arrives, the client's connect timeout decides.
     if (this.host.isPartitioned(this.actor)) return;
     this.session = request.sessionId;
-    const password = request.password.toString('hex');
-    const handshake = { session: request.sessionId, password, timeoutMs: request.timeoutMs, lastZxidSeen: request.lastZxidSeen, ids: [] };
     this.host.handshake(
       member,
       this,
-      handshake,
+      handshakeRequestOf(request),
       (connection, result) => {
         if (this.phase !== 'waiting') return connection.close('client gave up on this attempt', true);
         if (!result.ok) {
-          // The server's last words: timeout 0 (the session is gone), then it closes the connection.
-          this.deliver(writeConnectResponse(0, 0n, Buffer.alloc(16)));
+          this.deliver(connectResponseOf(result));
           return this.lost(new Error(`${this.server} closed the connection after refusing session 0x${request.sessionId.toString(16)}`));
         }
         this.connection = connection;
         this.session = result.session;
         this.phase = 'open';
-        this.deliver(writeConnectResponse(result.timeoutMs, result.session, Buffer.from(result.password, 'hex')));
+        this.deliver(connectResponseOf(result));
       },
       () => this.lost(new Error(`${this.server} closed the connection without answering the handshake`)),
     );
