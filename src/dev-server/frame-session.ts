@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { ZooKeeperProtocolError } from '../errors/zookeeper-protocol.error.js';
 import { FrameDecoder } from '../zookeeper/protocol/frame-decoder.js';
-import { readConnectRequest, readRequestFrame, writeAuthFailed, handshakeRequestOf, connectResponseOf, writeNotification, writeReply } from '../zookeeper/simulated/frame-codec.js';
+import { readRequestFrame, writeAuthFailed, writeNotification, writeReply } from '../zookeeper/simulated/frame-codec.js';
+import { connectResponseOf, handshakeRequestOf, readConnectRequest } from '../zookeeper/simulated/handshake-codec.js';
 import type { ClientPacket, ConnectionClient, Member, ServerConnection } from '../zookeeper/simulated/server-connection.js';
 import type { SimulatedEnsemble } from '../zookeeper/simulated/simulated-ensemble.js';
 import type { Notification } from '../zookeeper/simulated/znode-tree.js';

@@ -1,7 +1,8 @@
 import { ZooKeeperProtocolError } from '../../errors/zookeeper-protocol.error.js';
 import { FrameDecoder } from '../protocol/frame-decoder.js';
 import type { Dialer, ServerLink, ServerLinkEvents } from '../protocol/server-link.js';
-import { readConnectRequest, readRequestFrame, writeAuthFailed, handshakeRequestOf, connectResponseOf, writeNotification, writeReply } from './frame-codec.js';
+import { readRequestFrame, writeAuthFailed, writeNotification, writeReply } from './frame-codec.js';
+import { connectResponseOf, handshakeRequestOf, readConnectRequest } from './handshake-codec.js';
 import { describeReply, describeRequest, zerror } from './native-replies.js';
 import type { ClientPacket, ConnectionClient, ServerConnection } from './server-connection.js';
 import type { HandleHost } from './simulated-handle.js';
