@@ -36,23 +36,33 @@ export interface BenchParams {
   scale_idle_sessions: number;
   /** Unmeasured request cycles the driver runs on the fresh server before the first workload. */
   server_warmup_cycles: number;
+  /**
+   * Rounds of the driver comparison's speed workloads (W1, W2, W5, W6), each running both drivers,
+   * in alternating order: the comparison takes each figure's median over the rounds.
+   */
+  driver_rounds: number;
 }
 
+// Warm-ups: long enough that every client is measured in its steady state, as a service runs for
+// hours. A client's first few thousand requests run in V8's (or HotSpot's) early tiers with a
+// young heap still growing: measured on W1 with 200 warm-up cycles, either driver's CPU per cycle
+// was 3 to 4 times its steady figure, and the TypeScript driver, with more JavaScript to compile,
+// paid more of it (p50 0.80 ms against 0.60); after 5000 cycles, 0.36 against 0.37–0.56.
 const FULL: BenchParams = {
-  w1_warmup: 200,
+  w1_warmup: 5000,
   w1_cycles: 2000,
   w2_clients: [8, 32],
-  w2_warmup: 200,
+  w2_warmup: 4000,
   w2_acquisitions: 2000,
   w3_waiters: 100,
   w4_trials: 5,
   w4_session_timeout_ms: 2000,
-  w5_warmup: 200,
+  w5_warmup: 5000,
   w5_cycles: 2000,
   w6_clients: 8,
   w6_names: 1000,
   w6_acquisitions: 4000,
-  w6_warmup: 400,
+  w6_warmup: 2000,
   w6_await_sweep: true,
   session_timeout_ms: 30000,
   w7_clients: 8,
@@ -66,6 +76,7 @@ const FULL: BenchParams = {
   scale_locks: 10000,
   scale_idle_sessions: 100,
   server_warmup_cycles: 12000,
+  driver_rounds: 3,
 };
 
 const QUICK: BenchParams = {
@@ -85,6 +96,7 @@ const QUICK: BenchParams = {
   scale_waiters: 200,
   scale_locks: 1000,
   scale_idle_sessions: 50,
+  driver_rounds: 1,
 };
 
 export function benchParams(quick: boolean): BenchParams {

@@ -4,7 +4,8 @@
  *   node build/bench/run.js [--quick] [--only W1,W3,SCALE] [--server-warmup CYCLES]
  *
  * The library's workloads run once per driver (`--driver typescript`, then `native`), W5 on each
- * raw client, one after the other on the same server, so the two can be compared within a run.
+ * raw client, one after the other on the same server, so the two can be compared within a run;
+ * the speed workloads of that comparison (W1, W2, W5, W6) in rounds of both, see `schedule`.
  * Each workload runs in a fresh Node process (1 s pause between), which prints one JSON object
  * on the last line of its stdout; its stderr goes to bench/results/logs/<timestamp>/ and, but for
  * W4's participant lines, to ours. The document is printed, written to
@@ -39,6 +40,8 @@ interface Workload {
   timeoutMs: number;
   nodeArgs?: string[];
   args?: string[];
+  /** One of the driver comparison's speed workloads: run in `driver_rounds` rounds (see `schedule`). */
+  rounds?: true;
 }
 
 /** The library's workload on each driver, side by side (the default driver first), and W5's floor on each client. */
@@ -46,30 +49,46 @@ const perDriver = (w: Omit<Workload, 'impl' | 'driver'>, key: (driver: BenchDriv
   DRIVERS.map((driver) => ({ ...w, impl: key(driver), driver, args: [...(w.args ?? []), '--driver', driver] }));
 
 const WORKLOADS: Workload[] = [
-  ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000 }),
-  ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000 }),
+  ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000, rounds: true }),
+  ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000, rounds: true }),
   ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),
   // W4's participants use the module at its default driver; the result says so.
   { key: 'W4', file: 'w4-failover.js', impl: IMPL, driver: 'typescript', timeoutMs: 240_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper', args: ['--impl', 'node-zookeeper'], timeoutMs: 120_000 },
   { key: 'W4', file: 'w4-failover.js', impl: 'node-zookeeper-relisting', args: ['--impl', 'node-zookeeper-relisting'], timeoutMs: 120_000 },
-  ...perDriver({ key: 'W5', file: 'w5-raw-floor.js', timeoutMs: 120_000 }, floorKey),
-  ...perDriver({ key: 'W6', file: 'w6-per-entity.js', timeoutMs: 300_000 }),
+  ...perDriver({ key: 'W5', file: 'w5-raw-floor.js', timeoutMs: 120_000, rounds: true }, floorKey),
+  ...perDriver({ key: 'W6', file: 'w6-per-entity.js', timeoutMs: 300_000, rounds: true }),
   ...perDriver({ key: 'W7', file: 'w7-read-write.js', timeoutMs: 120_000 }),
   ...perDriver({ key: 'W8', file: 'w8-semaphore.js', timeoutMs: 150_000 }),
   { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
   ...perDriver({ key: 'SCALE', file: 'scale.js', timeoutMs: 120_000, nodeArgs: ['--expose-gc'] }),
 ];
 
+/**
+ * The run order: every selected workload once, but the speed workloads (`rounds`) `rounds` times,
+ * the drivers' order reversed every other round. The server and the machine drift over a run (a
+ * JVM still compiling, a neighbour's load); adjacent passes in alternating order meet the same
+ * drift, so the median of each figure over the rounds compares the drivers and not the moment.
+ */
+function schedule(selected: readonly string[], rounds: number): Workload[] {
+  const order: Workload[] = [];
+  for (const key of [...new Set(WORKLOADS.map((w) => w.key))].filter((k) => selected.includes(k))) {
+    const group = WORKLOADS.filter((w) => w.key === key);
+    const repeat = group.some((w) => w.rounds) ? rounds : 1;
+    for (let round = 0; round < repeat; round++) order.push(...(round % 2 ? [...group].reverse() : group));
+  }
+  return order;
+}
+
 function timestamp(date = new Date()): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
 /** Runs one workload process; resolves with its last stdout line parsed, or `{ error }`. */
-function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string): Promise<Record<string, unknown>> {
+function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string, round?: number): Promise<Record<string, unknown>> {
   const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(w.args ?? []), ...(quick ? ['--quick'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const name = w.impl === IMPL ? w.key : `${w.key}.${w.impl}`;
+  const name = `${w.impl === IMPL ? w.key : `${w.key}.${w.impl}`}${round ? `.round${round}` : ''}`;
   const stderrLog = fs.createWriteStream(path.join(logDir, `${name}.stderr.log`));
   const stdout: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -180,16 +199,22 @@ async function main(): Promise<void> {
     zk = await describeServer(server, probe);
     const warmupS = await prepareServer(server.connectString, params.server_warmup_cycles);
     process.stderr.write(`bench: server warm-up (${params.server_warmup_cycles} cycles) took ${warmupS} s\n`);
-    let first = true;
-    for (const w of WORKLOADS.filter((w) => selected.includes(w.key))) {
-      if (!first) await sleep(1000);
-      first = false;
-      process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${w.driver ? ` on driver ${w.driver}` : ''}${quick ? ' (quick)' : ''}\n`);
-      const result = await runWorkloadProcess(w, server.connectString, quick, logDir);
+    const order = schedule(selected, params.driver_rounds);
+    const passes = new Map<Workload, Record<string, unknown>[]>();
+    for (const [i, w] of order.entries()) {
+      if (i > 0) await sleep(1000);
+      const round = (passes.get(w)?.length ?? 0) + 1;
+      const rounds = w.rounds ? params.driver_rounds : 1;
+      process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${w.driver ? ` on driver ${w.driver}` : ''}${rounds > 1 ? `, round ${round} of ${rounds}` : ''}${quick ? ' (quick)' : ''}\n`);
+      const result = await runWorkloadProcess(w, server.connectString, quick, logDir, rounds > 1 ? round : undefined);
       // Every result says its driver, a failed one too (the table pairs the drivers by it).
       if (w.driver) result.driver ??= w.driver;
-      workloads[w.key] = { ...workloads[w.key], [w.impl]: result };
-      collectErrors(`${w.key}.${w.impl}`, result, errors);
+      passes.set(w, [...(passes.get(w) ?? []), result]);
+      collectErrors(`${w.key}.${w.impl}${rounds > 1 ? ` (round ${round})` : ''}`, result, errors);
+    }
+    // A workload run in rounds keeps its first round's result, with every round's under `rounds`.
+    for (const [w, [first, ...more]] of passes) {
+      workloads[w.key] = { ...workloads[w.key], [w.impl]: more.length ? { ...first, rounds: [first, ...more] } : first! };
     }
   } finally {
     try {
@@ -209,6 +234,7 @@ async function main(): Promise<void> {
     params,
     notes: [
       `Before the workloads the harness warms the fresh server up with ${params.server_warmup_cycles} unmeasured cycles, half library lock cycles (root /bench/warmup) and half W5-style raw cycles (/bench/warmup/raw), side by side.`,
+      `W1, W2, W5 and W6 run in ${params.driver_rounds} round(s), each with both drivers, the drivers' order reversed every other round (typescript first in odd rounds); such a result holds its first round's figures and every round's under rounds. The driver comparison takes each figure's median over the rounds; the main table shows the first round.`,
       `The library's workloads run once per driver, side by side: key ${IMPL} (driver typescript, the default) and ${IMPL}.native (driver native, the zookeeper package's C client); every result says its driver. W5 runs on both raw clients: node-zookeeper (the zookeeper package) and typescript-client (the library's ProtocolHandle, without ZkSession or recipes). On the native driver W6, W7, W8 and SCALE use the roots /bench/w6-native, /bench/w7-native, /bench/w8-native and /bench/scale-native, so that its lock directories are as new as the TypeScript pass's (empty containers last until the server's sweep, about once a minute).`,
       'nestjs-zk-lock locks use root = the workload path: the lock of W1/W2/W3 is <root>/locks/bench (e.g. /bench/w1/locks/bench).',
       'W6 uses root /bench/w6 and lock names e0 … e999 (warm-up w0 … w99): each lock directory /bench/w6/locks/<name> is a container, made by the first acquisition of its name and removed by the server\'s container sweep (about once a minute) once empty. znodes_after counts /bench/w6/locks, the persistent parent the warm-up makes, so its floor is 1.',

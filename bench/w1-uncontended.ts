@@ -1,6 +1,6 @@
 /**
  * W1: uncontended acquire + release. One session, one `LockClient` (root `/bench/w1`, so the
- * lock lives at `/bench/w1/locks/bench`) reused for every cycle; 200 warm-up cycles, then the
+ * lock lives at `/bench/w1/locks/bench`) reused for every cycle; `w1_warmup` warm-up cycles (see params.ts), then the
  * timed cycles between two `mntr` snapshots. Target: 3.00 requests per cycle (create,
  * getChildren, delete) in two round trips.
  */

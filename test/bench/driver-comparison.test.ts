@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { driverComparison, floorResult, libraryResult } from '../../bench/driver-comparison.js';
+import { driverComparison, figure, floorResult, libraryResult } from '../../bench/driver-comparison.js';
 import { resultTable } from '../../bench/table.js';
 
 const cycle = (p50: number) => ({ cycle_ms: { p50 }, rtt_ms: { all: { p50: p50 / 3 } }, requests_per_cycle: 3 });
@@ -45,6 +45,26 @@ describe('bench result documents', () => {
     const comparison = driverComparison(doc);
     assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.600 \| 1\.20 \| ≥ 1\.10 \| yes \|/);
     assert.match(comparison, /\| W5 raw floor cycle p50, ms \| 0\.550 \| 0\.550 \| 1\.00 \| ≥ 1\.00 \| yes \|/);
-    assert.match(comparison, /\| W2 c8 acquisitions\/s \| 1200 \| n\/a \| n\/a \| ≥ 1\.00 \|  \|/);
+    assert.match(comparison, /\| W2 c8 acquisitions\/s \| 1200 \| n\/a \| n\/a \| ≥ 1\.10 \|  \|/);
+  });
+
+  it('compares a workload run in rounds by the median of each figure over its rounds, failed rounds left out', () => {
+    const rounds = (...p50s: (number | undefined)[]) => {
+      const all = p50s.map((p50) => (p50 === undefined ? { error: 'W1 printed no JSON result (exit 1)' } : cycle(p50)));
+      return { ...all[0], rounds: all };
+    };
+    const doc = {
+      workloads: {
+        W1: {
+          'nestjs-zk-lock': { driver: 'typescript', ...rounds(0.9, 0.4, 0.5) },
+          'nestjs-zk-lock.native': { driver: 'native', ...rounds(0.6, undefined, 0.5) },
+        },
+      },
+    };
+    assert.equal(figure(doc.workloads.W1['nestjs-zk-lock'], (r) => r.cycle_ms?.p50), 0.5);
+    assert.equal(figure(doc.workloads.W1['nestjs-zk-lock.native'], (r) => r.cycle_ms?.p50), 0.55);
+    const comparison = driverComparison(doc);
+    assert.match(comparison, /medians over 3 rounds/);
+    assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.550 \| 1\.10 \| ≥ 1\.10 \| yes \|/);
   });
 });
