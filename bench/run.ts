@@ -50,6 +50,8 @@ const perDriver = (w: Omit<Workload, 'impl' | 'driver'>, key: (driver: BenchDriv
 
 const WORKLOADS: Workload[] = [
   ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000, rounds: true }),
+  // W1 with digest auth and a creator-only ACL on every node (see w1-uncontended.ts).
+  ...perDriver({ key: 'W1A', file: 'w1-uncontended.js', timeoutMs: 120_000, args: ['--auth'] }),
   ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000, rounds: true }),
   ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),
   // W4's participants use the module at its default driver; the result says so.
@@ -136,7 +138,7 @@ async function prepareServer(connect: string, cycles: number): Promise<number> {
     await session.connect();
     // The native driver's roots of W6–W8 too (`driverRoot`), so that both passes find the same nodes in place.
     const nativeRoots = ['/bench/w6', '/bench/w7', '/bench/w8'].map((root) => driverRoot(root, 'native'));
-    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', ...nativeRoots, '/bench/warmup', '/bench/warmup/raw']) {
+    for (const p of ['/bench', '/bench/w1', '/bench/w1a', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', ...nativeRoots, '/bench/warmup', '/bench/warmup/raw']) {
       await session.create(p, null, 'persistent').catch((error: unknown) => {
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
       });

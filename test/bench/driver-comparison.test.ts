@@ -67,4 +67,17 @@ describe('bench result documents', () => {
     assert.match(comparison, /medians over 3 rounds/);
     assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.550 \| 1\.10 \| ≥ 1\.10 \| yes \|/);
   });
+
+  it('shows W1 with auth per driver against its own goal: 3 requests on the default driver, 4 (create + setAcl) on the binding', () => {
+    const table = resultTable({
+      workloads: {
+        W1A: {
+          'nestjs-zk-lock': { driver: 'typescript', ...cycle(0.5), requests_per_cycle: 3 },
+          'nestjs-zk-lock.native': { driver: 'native', ...cycle(0.7), requests_per_cycle: 4 },
+        },
+      },
+    });
+    assert.match(table, /\| W1A \| typescript \| requests \/ cycle, with auth and a creator-only ACL \| 3\.00 \|.*\| 3\.00 \| yes \|/);
+    assert.match(table, /\| W1A \| native \| requests \/ cycle, with auth and a creator-only ACL \| 4\.00 \|.*\| 4\.00 \| yes \|/);
+  });
 });
