@@ -160,8 +160,10 @@ function writeMultiResults(w: JuteWriter, reply: MultiReply): void {
       return;
     }
     const result = reply.outcome.results[i]!;
-    // A create sent as create answers its path; as create2 or createContainer, its path and stat (`OpResult.CreateResult`).
-    const type = opCode === OpCode.createContainer ? OpCode.create2 : opCode;
+    // A create answers its path; a createContainer its path and stat (`OpResult.CreateResult`). A
+    // create2 answers as a create does: ZooKeeper 3.8 reads every create of a multi as a create
+    // (`MultiOperationRecord`); only 3.9 answers create2 with the stat (ZOOKEEPER-4026).
+    const type = opCode === OpCode.createContainer ? OpCode.create2 : opCode === OpCode.create2 ? OpCode.create : opCode;
     w.int(type).bool(false).int(0);
     if (type === OpCode.create) w.ustring(result.path!);
     else if (type === OpCode.create2) writeStat(w.ustring(result.path!), result.stat!);
