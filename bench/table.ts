@@ -53,6 +53,9 @@ interface Row {
 const fmt = (value: unknown, digits = 3): string => (typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 /** A count per operation as the table shows it (two decimals, the precision of the peers' figures it is compared with). */
 const asShown = (value: number): number => Number(value.toFixed(2));
+/** For a result run in rounds, whose row shows the first round: the median the goal compares. */
+const medianNote = (result: Json, pick: (r: Json) => unknown): string =>
+  Array.isArray(result.rounds) && result.rounds.length > 1 ? `; ours: median ${fmt(value(result, pick), 0)}` : '';
 
 export function resultTable(doc: Json): string {
   const w = doc.workloads ?? {};
@@ -93,7 +96,7 @@ export function resultTable(doc: Json): string {
         const curator = w.W2?.curator;
         rows.push({
           workload: `W2 ${key}`, metric: 'acquisitions/s', value: fmt(c.acquisitions_per_s, 0),
-          ...atLeastTimes(value(w2, rate), W2_TIMES_CURATOR, curatorFigure(curator, rate, CURATOR_W2[key]?.rate, 0)),
+          ...atLeastTimes(value(w2, rate), W2_TIMES_CURATOR, curatorFigure(curator, rate, CURATOR_W2[key]?.rate, 0), medianNote(w2, rate)),
         });
         rows.push({
           workload: `W2 ${key}`, metric: 'hand-off p50', value: `${fmt(c.handoff_ms.p50)} ms`,
