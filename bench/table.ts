@@ -1,7 +1,8 @@
 /**
  * The short table printed after a run (markdown, so it can go into the README as is), with
- * each figure next to its goal from BENCHMARKS.md and whether this run met it, and (so far for
- * W6, W7 and W8) next to Curator's and kazoo's figures from BENCHMARKS.md's table. The
+ * each figure next to its goal (BENCHMARKS.md's, or issue 32's where it asks more) and whether
+ * this run met it, and next to Curator's figure: this run's where the harness ran Curator (W1, W2,
+ * W7, W8), else BENCHMARKS.md's (curator-goals.ts), and kazoo's from BENCHMARKS.md. The
  * library's rows come once per driver (column Driver); the two drivers' ratios follow
  * (`driver-comparison.ts`).
  */
