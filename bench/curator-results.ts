@@ -80,7 +80,7 @@ export function curatorResult(workload: string, params: BenchParams, identity: R
       read_operations: t.read_ms.length,
       write_operations: t.write_ms.length,
       hold_ms: 0,
-      hold: 'no work (threads run side by side)',
+      hold: 'no work; one Thread.yield() between counting in and out (threads run side by side)',
       elapsed_s: round3(elapsed),
       operations_per_s: rate(total, elapsed),
       read_acquire_ms: summarize(t.read_ms),
