@@ -68,3 +68,10 @@ export function rate(count: number, seconds: number): number {
 export function ratio(numerator: number, denominator: number): number {
   return round3(numerator / denominator);
 }
+
+/** W2's hand-offs by lock order, `acq[k+1] - rel[k]`: release's return to the next acquire's return (may be negative, see BENCHMARKS.md). */
+export function handoffs(acq: ArrayLike<number>, rel: ArrayLike<number>): number[] {
+  const result: number[] = [];
+  for (let k = 0; k < acq.length - 1; k++) result.push(acq[k + 1]! - rel[k]!);
+  return result;
+}
