@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURATOR_JARS, CURATOR_MISSING, JAVAC } from '../test/support/java.js';
 
-export const CURATOR_WORKLOADS = ['W1', 'W2', 'W7', 'W8'] as const;
+export const CURATOR_WORKLOADS = ['W1', 'W1A', 'W2', 'W7', 'W8'] as const;
 
 /** Curator's root of a workload: `/bench/curator-w1` …; the harness creates them as it creates `/bench/w1` …. */
 export const curatorRoot = (workload: string): string => `/bench/curator-${workload.toLowerCase()}`;

@@ -39,7 +39,9 @@ runWorkload(`${workload} (curator)`, async ({ connect, params, probe, log }) => 
   const classes = args.get('classes');
   if (typeof classes !== 'string') throw new Error('--classes DIR (the compiled bench/peers) is required');
   const lockPath = `${curatorRoot(workload)}/${LOCK_NAME}`;
-  const peer = new PeerProcess(JAVA, ['-cp', [classes, ...CURATOR_JARS].join(':'), 'CuratorBench', workload, connect, `path=${lockPath}`, ...javaParams(params)], (line) => log(`[java] ${line}`));
+  // W1A: the credentials of the library's W1A (w1-uncontended.ts), with Curator's creator-only ACLProvider.
+  const auth = workload === 'W1A' ? ['auth=bench:w1a-secret'] : [];
+  const peer = new PeerProcess(JAVA, ['-cp', [classes, ...CURATOR_JARS].join(':'), 'CuratorBench', workload, connect, `path=${lockPath}`, ...auth, ...javaParams(params)], (line) => log(`[java] ${line}`));
   try {
     const info = /^INFO (.*)$/.exec(await peer.next(60_000, 'INFO line'));
     if (!info) throw new Error('the peer did not start with its INFO line');

@@ -28,7 +28,7 @@ function region(regions: ReadonlyMap<string, Region>, label: string): Region {
 }
 
 export function curatorResult(workload: string, params: BenchParams, identity: Record<string, unknown>, regions: ReadonlyMap<string, Region>): Record<string, unknown> {
-  if (workload === 'W1') {
+  if (workload === 'W1' || workload === 'W1A') {
     const { timings: t, server } = region(regions, 'w1');
     const elapsed = t.elapsed_ms / 1000;
     return {

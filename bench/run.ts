@@ -59,6 +59,7 @@ const WORKLOADS: Workload[] = [
   curator({ key: 'W1', timeoutMs: 120_000, rounds: true }),
   // W1 with digest auth and a creator-only ACL on every node (see w1-uncontended.ts).
   ...perDriver({ key: 'W1A', file: 'w1-uncontended.js', timeoutMs: 120_000, args: ['--auth'] }),
+  curator({ key: 'W1A', timeoutMs: 120_000 }),
   ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000, rounds: true }),
   curator({ key: 'W2', timeoutMs: 180_000, rounds: true }),
   ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),

@@ -2,7 +2,9 @@
 // BENCHMARKS.md's W1, W2, W7 and W8 on InterProcessMutex, InterProcessReadWriteLock and
 // InterProcessSemaphoreV2, with the counts, warm-ups and hold times the Node workloads use.
 //
-//   java -cp <classes>:<Curator's jars> CuratorBench <W1|W2|W7|W8> <connect> key=value...
+//   java -cp <classes>:<Curator's jars> CuratorBench <W1|W1A|W2|W7|W8> <connect> key=value...
+//
+// W1A is W1 with `auth=<user:password>`: digest auth and a creator-only ACL on every node.
 //
 // The server's counters are read by the Node driver, so that the measured region is bracketed by
 // the same mntr probe as the library's: for each region the program opens its sessions, warms up,
@@ -23,6 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.retry.RetryNTimes;
 
@@ -45,12 +50,22 @@ public class CuratorBench {
   /** BENCHMARKS.md's client configuration: the session timeout, connectionTimeoutMs = min(15000, it), RetryNTimes(3, 100). */
   static CuratorFramework client() throws Exception {
     int sessionTimeoutMs = num("session_timeout_ms");
-    CuratorFramework c = CuratorFrameworkFactory.builder()
+    CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
         .connectString(connect)
         .sessionTimeoutMs(sessionTimeoutMs)
         .connectionTimeoutMs(Math.min(15_000, sessionTimeoutMs))
-        .retryPolicy(new RetryNTimes(3, 100))
-        .build();
+        .retryPolicy(new RetryNTimes(3, 100));
+    String auth = params.get("auth");
+    if (auth != null) {
+      // W1A: digest auth, and every node created with the creator-only ACL in its create (Curator's
+      // ACLProvider), as the library's `auth` with `acl: 'creator'`.
+      List<ACL> creatorAll = ZooDefs.Ids.CREATOR_ALL_ACL;
+      builder.authorization("digest", auth.getBytes(StandardCharsets.UTF_8)).aclProvider(new ACLProvider() {
+        public List<ACL> getDefaultAcl() { return creatorAll; }
+        public List<ACL> getAclForPath(String path) { return creatorAll; }
+      });
+    }
+    CuratorFramework c = builder.build();
     c.start();
     if (!c.blockUntilConnected(30, TimeUnit.SECONDS)) throw new IllegalStateException("not connected to " + connect);
     return c;
@@ -199,7 +214,7 @@ public class CuratorBench {
     System.out.println("INFO {\"impl_version\":" + Json.string(curatorVersion()) + ",\"zookeeper_client_version\":"
         + Json.string(org.apache.zookeeper.Version.getFullVersion()) + "}");
     switch (workload) {
-      case "W1" -> w1(path);
+      case "W1", "W1A" -> w1(path);
       case "W2" -> {
         for (String c : params.get("w2_clients").split(",")) w2(path, Integer.parseInt(c));
       }
