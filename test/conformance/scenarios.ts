@@ -5,8 +5,8 @@
  */
 import type { Scenario } from './transcript.js';
 import { nodeScenarios } from './scenarios/nodes.js';
-import { powerScenarios } from './scenarios/powers.js';
+import { addWatchScenarios, powerScenarios } from './scenarios/powers.js';
 import { sessionScenarios } from './scenarios/sessions.js';
 import { watchScenarios } from './scenarios/watches.js';
 
-export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios, ...powerScenarios];
+export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios, ...powerScenarios, ...addWatchScenarios];

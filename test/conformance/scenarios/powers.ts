@@ -1,12 +1,12 @@
 /**
  * Scenarios of the requests the default driver adds to what the C client of the `zookeeper`
  * package can send (issue 32): a create that answers with the node's stat (`create2`), `multi`
- * with `check`, and `removeWatches`. They need those powers: a target on the native driver skips
- * them (see `needs`).
+ * with `check`, `removeWatches`, and the watches `addWatch` leaves (ZooKeeper 3.6+). They need
+ * those powers: a target on the native driver skips them (see `needs`).
  */
 import type { MultiResult } from '../../../src/zookeeper/protocol/multi.js';
 import { CreateFlag } from '../../../src/zookeeper/protocol/op-codes.js';
-import { OPEN_ACL_UNSAFE } from '../../../src/zookeeper/types.js';
+import { CREATOR_ALL_ACL, OPEN_ACL_UNSAFE } from '../../../src/zookeeper/types.js';
 import { type Recorded, scenario, type Transcript } from '../transcript.js';
 
 const open = OPEN_ACL_UNSAFE;
@@ -104,6 +104,66 @@ export const powerScenarios = [
       never: await t.outcome(a.zk.removeWatches!(at('nowhere'), 'any')),
     };
   }, { removal: 'ok', removedEvents: [], keptFired: ['changed k'], again: 'NOWATCHER', never: 'NOWATCHER' }, { needs: ['removeWatches'] }),
+];
+
+/** The watches `addWatch` leaves, as the server keeps and fires them. */
+export const addWatchScenarios = [
+  scenario('addWatch: a persistent watch fires on every change of its node and its children, and stays', async (env, t) => {
+    const a = await env.open();
+    const b = await env.open();
+    const n = `${env.root}/n`;
+    const log = t.watch();
+    await a.zk.addWatch!(n, false, log.watcher); // no node yet: the watch needs none
+    await b.zk.create(n, Buffer.from('0'));
+    await b.zk.setData(n, Buffer.from('1'), -1);
+    await b.zk.setData(n, Buffer.from('2'), -1);
+    await b.zk.create(`${n}/c`);
+    await b.zk.create(`${n}/c/deeper`); // below a child: not its node's change
+    await b.zk.delete(`${n}/c/deeper`);
+    await b.zk.delete(`${n}/c`);
+    await b.zk.delete(n);
+    await b.zk.create(n);
+    const fired = await log.until(7);
+    const removal = await t.outcome(a.zk.removeWatches!(n, 'any', log.watcher));
+    await b.zk.setData(n, Buffer.from('3'), -1);
+    await a.zk.getData(n); // any notification would come before this reply
+    return { fired, removal, afterRemoval: log.events.length };
+  }, {
+    fired: ['created n', 'changed n', 'changed n', 'child n', 'child n', 'deleted n', 'created n'],
+    removal: 'ok',
+    afterRemoval: 7,
+  }, { needs: ['addWatch', 'removeWatches'] }),
+
+  scenario('addWatch recursive: creates, changes and deletes below it, no child events, nothing a session may not read', async (env, t) => {
+    const a = await env.open();
+    const b = await env.open({ auth: { scheme: 'digest', credentials: 'bob:secret' } });
+    const r = `${env.root}/r`;
+    await b.zk.create(r);
+    const log = t.watch();
+    await a.zk.addWatch!(r, true, log.watcher);
+    await b.zk.create(`${r}/a`);
+    await b.zk.create(`${r}/a/b`, Buffer.from('0'));
+    await b.zk.setData(`${r}/a/b`, Buffer.from('1'), -1);
+    // A node only bob may read: a is told nothing of it (ZooKeeper checks READ before it notifies).
+    await b.zk.create2!(`${r}/secret`, null, 'persistent', CREATOR_ALL_ACL);
+    await b.zk.setData(`${r}/secret`, Buffer.from('x'), -1);
+    await b.zk.delete(`${r}/a/b`);
+    await b.zk.setData(r, Buffer.from('top'), -1);
+    const fired = await log.until(5);
+    // Changes while a is cut off are not told on its return: the watch is set again, and fires for what comes after.
+    await env.cutConnection(a, async () => {
+      await b.zk.setData(`${r}/a`, Buffer.from('while cut'), -1);
+    });
+    await a.zk.sync(r);
+    const atReconnection = [...log.events];
+    await b.zk.delete(`${r}/a`);
+    const later = await log.until(6);
+    return { fired, atReconnection: atReconnection.length, later: later.slice(5) };
+  }, {
+    fired: ['created r/a', 'created r/a/b', 'changed r/a/b', 'deleted r/a/b', 'changed r'],
+    atReconnection: 5,
+    later: ['deleted r/a'],
+  }, { needs: ['addWatch', 'create2'] }),
 ];
 
 /** JSON.stringify's replacer for stats that still hold zxids. */
