@@ -75,3 +75,16 @@ export function handoffs(acq: ArrayLike<number>, rel: ArrayLike<number>): number
   for (let k = 0; k < acq.length - 1; k++) result.push(acq[k + 1]! - rel[k]!);
   return result;
 }
+
+/** The CPU this process spent per operation since `start` (`process.cpuUsage()`), every thread counted: the C client's own too. */
+export interface CpuPerOp {
+  readonly user_ms: number;
+  readonly system_ms: number;
+  readonly total_ms: number;
+}
+
+export function cpuPerOp(start: NodeJS.CpuUsage, operations: number): CpuPerOp {
+  const { user, system } = process.cpuUsage(start);
+  const per = (micros: number) => round3(micros / 1000 / operations);
+  return { user_ms: per(user), system_ms: per(system), total_ms: per(user + system) };
+}

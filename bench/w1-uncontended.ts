@@ -12,7 +12,7 @@
 import { CREATOR_ALL_ACL, LockClient } from '../src/index.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, implVersion, LOCK_NAME } from './params.js';
-import { now, rate, ratio, round3, summarize } from './stats.js';
+import { cpuPerOp, now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession, type SessionSecurity } from './session.js';
 import { runWorkload } from './workload-main.js';
 
@@ -33,6 +33,7 @@ runWorkload('W1', async ({ connect, driver, params, probe, log, args }) => {
     const cycles = params.w1_cycles;
     const latencies = new Array<number>(cycles);
     const s0 = await probe.snapshot();
+    const cpu = process.cpuUsage();
     const start = now();
     for (let i = 0; i < cycles; i++) {
       const t = now();
@@ -40,6 +41,7 @@ runWorkload('W1', async ({ connect, driver, params, probe, log, args }) => {
       latencies[i] = now() - t;
     }
     const elapsed = (now() - start) / 1000;
+    const cpuPerCycle = cpuPerOp(cpu, cycles);
     const s1 = await probe.snapshot();
     const server = serverDelta(s0, s1);
     log(`${cycles} cycles in ${elapsed.toFixed(3)} s`);
@@ -62,6 +64,7 @@ runWorkload('W1', async ({ connect, driver, params, probe, log, args }) => {
       elapsed_s: round3(elapsed),
       cycles_per_s: rate(cycles, elapsed),
       cycle_ms: summarize(latencies),
+      process_cpu_ms_per_cycle: cpuPerCycle,
       server,
       requests_per_cycle: ratio(server.requests, cycles),
       packets_received_per_cycle: ratio(server.packets_received, cycles),

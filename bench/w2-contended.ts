@@ -9,7 +9,7 @@ import { LockClient, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, implVersion, LOCK_NAME } from './params.js';
-import { handoffs, now, rate, ratio, round3, summarize } from './stats.js';
+import { cpuPerOp, handoffs, now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, type WorkloadContext } from './workload-main.js';
 
@@ -53,8 +53,10 @@ async function runClients(ctx: WorkloadContext, count: number) {
     const total = params.w2_acquisitions;
     const s0 = await probe.snapshot();
     const loop = watchEventLoop();
+    const cpu = process.cpuUsage();
     const tStart = now();
     const { acq, rel } = await contend(clients, total);
+    const cpuPerAcquisition = cpuPerOp(cpu, total);
     const eventLoop = loop.stop();
     const s1 = await probe.snapshot();
     const elapsed = (Math.max(...rel) - tStart) / 1000;
@@ -74,6 +76,7 @@ async function runClients(ctx: WorkloadContext, count: number) {
       hold_ms: 0,
       elapsed_s: round3(elapsed),
       acquisitions_per_s: rate(total, elapsed),
+      process_cpu_ms_per_acquisition: cpuPerAcquisition,
       handoff_ms: summarize(handoffMs),
       negative_handoffs: handoffMs.filter((h) => h < 0).length,
       server,
