@@ -345,6 +345,19 @@ export const MUTANTS: readonly Mutant[] = [
     ],
   },
   {
+    // Issue 32: a grant without a listing must keep its proof that our node still exists.
+    name: 'succession-without-own-watch',
+    defect:
+      "A succession grant (the election's waiter behind the leader, granted on the leader's deletion without listing) no longer requires the watch on its own node to stand: a waiter whose node was deleted meanwhile (by an operator, or with a session that ended) takes the lead on the predecessor's departure, next to whoever the queue now puts at its head: no two leaders at once.",
+    patches: [
+      {
+        file: 'recipes/election/succession.js',
+        find: 'if (node?.own !== mine || !node.watched || this.session.sessionId !== mine.sessionId)',
+        replace: 'if (node?.own !== mine || this.session.sessionId !== mine.sessionId)',
+      },
+    ],
+  },
+  {
     // The read timeout of ClientCnxn.SendThread (2/3 of the session timeout without hearing anything).
     name: 'no-read-timeout',
     defect:

@@ -68,6 +68,23 @@ describe('simulated links of the TypeScript client', () => {
     await assert.rejects(settle(handle().setData('/a', Buffer.from('z'), 0)), /BADVERSION/);
   });
 
+  it('tell the client of a connection the server closed before the handshake was answered', async () => {
+    const { seen, runFor, cut, ensemble, scheduler, handle } = await connected([1]);
+    const session = handle().sessionId;
+    cut();
+    // The reconnection's connection exists at the server, its answer not yet on the way: close it then.
+    await scheduler.run({ untilMs: scheduler.now + 1000, done: () => seen.connecting > 0 && ensemble.connectionsOf('client').length > 0 });
+    assert.equal(seen.connected, 1, 'the handshake is still unanswered');
+    cut();
+    // A client that heard of the close dials again after its back-off (up to 1 s once every server
+    // was tried); one that did not waits for its connect timeout, the whole session timeout with
+    // one server, and the session expires meanwhile.
+    await runFor(TIMEOUT / 2);
+    assert.equal(seen.connected, 2, `reconnected within half the session timeout (attempts failed: ${seen.failures.join('; ')})`);
+    assert.equal(seen.closed, undefined);
+    assert.equal(handle().sessionId, session);
+  });
+
   it('resume a session of server 255 (its id has the top bit set) after the connection drops', async () => {
     const { handle, seen, settle, runFor, cut, ensemble } = await connected([255]);
     const session = handle().sessionId;

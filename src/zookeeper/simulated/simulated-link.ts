@@ -115,7 +115,11 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
   }
 
   connectionDropped(connection: ServerConnection): void {
-    if (connection === this.connection) this.lost(new Error(`read ECONNRESET: ${this.server} closed the connection`));
+    // Ours, also while the handshake's answer is still on its way (the link learns its connection
+    // from that answer, which a closed connection never sends): a link is one TCP connection.
+    if (connection === this.connection || (this.phase === 'waiting' && connection.handle === this)) {
+      this.lost(new Error(`read ECONNRESET: ${this.server} closed the connection`));
+    }
   }
 
   // ---------------------------------------------------------------- internals
