@@ -1,0 +1,91 @@
+/**
+ * A long-lived session follows the ensemble's membership (`/zookeeper/config`), as Curator's
+ * EnsembleTracker does: on a reconfig-enabled ensemble of three, a fourth member is added and the
+ * three original ones are removed one by one (each killed after its removal). The session knows
+ * only the originals from its connect string; a lock and an election on it keep working at every
+ * step, and once the last original is gone a forced reconnection (the last member pauses past the
+ * read timeout) lands on the new member, the only one left.
+ *
+ * Four JVMs on a small machine: one ensemble, the spare started once, nothing restarted.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LeaderElection } from '../../src/recipes/election/leader-election.js';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { ZkSession } from '../../src/zookeeper/supervised-session.js';
+import { randomRoot, StateRecorder } from '../fixtures/session-helpers.js';
+import { reconfig } from '../support/reconfig.js';
+import { waitFor } from '../support/wait.js';
+import { ZkEnsemble } from '../support/zk-server.js';
+
+// Long enough for a leader hand-over after a reconfig on a loaded machine, short of an expiry.
+const SESSION_TIMEOUT_MS = 12_000;
+const STEP_MS = 45_000;
+
+describe('a session on an ensemble whose members all change', () => {
+  let ensemble: ZkEnsemble;
+  let session: ZkSession | undefined;
+  const logs: string[] = [];
+
+  before(async () => {
+    ensemble = await ZkEnsemble.start({ size: 3, spareMembers: 1, reconfigEnabled: true, heap: '96m' });
+  });
+  after(async () => {
+    await session?.close();
+    await ensemble?.dispose();
+  });
+
+  it('keeps its lock and election working while every original member is replaced, and reconnects to the new one', { timeout: 300_000 }, async (t) => {
+    const originals = ensemble.members.slice(0, 3);
+    const spare = ensemble.members[3]!;
+    const logger = { log: (m: string) => logs.push(`log: ${m}`), warn: (m: string) => logs.push(`warn: ${m}`), error: (m: string) => logs.push(`error: ${m}`) };
+    session = new ZkSession({
+      connectString: originals.map((member) => member.connectString).join(','),
+      sessionTimeoutMs: SESSION_TIMEOUT_MS,
+      connectTimeoutMs: 20_000,
+      driver: 'typescript',
+      logger,
+    });
+    await session.connect();
+    const root = randomRoot();
+    const locks = new LockClient(session, { root, logger });
+    const election = new LeaderElection(session, { root, name: 'e', identity: 'moving', drainTimeoutMs: 1000 });
+    t.after(() => election.close());
+    election.join();
+    const working = async (step: string) => {
+      await waitFor(
+        async () => {
+          const lease = await locks.acquire('res', { waitMs: 10_000 });
+          assert.equal(lease.isHeld, true);
+          await lease.release();
+          return true;
+        },
+        { timeoutMs: STEP_MS, intervalMs: 200, message: `a lock acquired and released ${step}` },
+      ).catch((error: Error) => assert.fail(`${error.message}\n${logs.join('\n')}`));
+      await waitFor(() => election.isLeader, { timeoutMs: STEP_MS, message: `leadership ${step}` })
+        .catch((error: Error) => assert.fail(`${error.message}\n${logs.join('\n')}`));
+    };
+    await working('at the start');
+
+    await spare.launch();
+    const added = await reconfig(originals[0]!, { joining: [ensemble.serverLine(3)] }).catch((error: Error) => assert.fail(`${error.message}\n${originals[0]!.logTail(30)}`));
+    assert.match(added, new RegExp(`^server\\.${ensemble.idOf(3)}=`, 'm'));
+    await working('after the fourth member joined');
+
+    for (const [i, member] of originals.entries()) {
+      const remaining = spare; // a member that stays in the config throughout
+      const config = await reconfig(remaining, { leaving: [ensemble.idOf(i)] });
+      assert.doesNotMatch(config, new RegExp(`^server\\.${ensemble.idOf(i)}=`, 'm'));
+      await member.kill();
+      await working(`after original member ${ensemble.idOf(i)} was removed and killed`);
+    }
+
+    // Only the new member is left: a reconnection can succeed only on it.
+    const recorder = new StateRecorder(session);
+    await spare.pause();
+    await recorder.waitFor('suspended', SESSION_TIMEOUT_MS).finally(() => spare.resume());
+    await waitFor(() => recorder.states.some((state) => state === 'reconnected' || state === 'connected'), { timeoutMs: STEP_MS, message: 'a reconnection' })
+      .catch((error: Error) => assert.fail(`${error.message} (states: ${recorder.states.join(' -> ')})\n${logs.join('\n')}`));
+    await working('after reconnecting to the new member');
+  });
+});
