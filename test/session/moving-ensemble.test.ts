@@ -71,6 +71,7 @@ describe('a session on an ensemble whose members all change', () => {
     const added = await reconfig(originals[0]!, { joining: [ensemble.serverLine(3)] }).catch((error: Error) => assert.fail(`${error.message}\n${originals[0]!.logTail(30)}`));
     assert.match(added, new RegExp(`^server\\.${ensemble.idOf(3)}=`, 'm'));
     await working('after the fourth member joined');
+    await waitFor(() => logs.some((line) => line.includes('ZooKeeper ensemble') && line.includes(spare.connectString)), { timeoutMs: STEP_MS, message: 'the session read the new membership' });
 
     for (const [i, member] of originals.entries()) {
       const remaining = spare; // a member that stays in the config throughout

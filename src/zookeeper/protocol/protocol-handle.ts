@@ -2,7 +2,8 @@ import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../../errors/zookeeper.er
 import { LeaderContact, routeOf, touchSlackMs } from '../leader-contact.js';
 import type { SessionHandle, SessionHandleEvents } from '../session-handle.js';
 import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkIdentity, type ZkStat } from '../types.js';
-import { parseConnectString } from '../connect-string.js';
+import { parseConnectString, type ServerAddress } from '../connect-string.js';
+import { CONFIG_NODE } from '../ensemble-config.js';
 import { multiOp, multiReadOp, type MultiOp, type MultiResult, type ReadOp, type ReadResult } from './multi.js';
 import { CreateFlag, WatcherType } from './op-codes.js';
 import {
@@ -20,6 +21,7 @@ import {
   syncOp,
   whoAmIOp,
   type Operation,
+  type WatchesToRestore,
 } from './operations.js';
 import { isValidPath } from './path-check.js';
 import { ProtocolSession } from './protocol-session.js';
@@ -54,6 +56,8 @@ export class ProtocolHandle implements SessionHandle {
   private readonly session: ProtocolSession;
   private readonly contact: LeaderContact;
   private readonly watches: WatchRegistry;
+  /** Watches on `CONFIG_NODE`, which no chroot applies to: kept by server path, apart from the chrooted ones. */
+  private readonly configWatches: WatchRegistry;
   private readonly chroot: string;
   private closedCode: number | undefined;
 
@@ -64,6 +68,7 @@ export class ProtocolHandle implements SessionHandle {
   ) {
     const { hosts, chroot } = parseConnectString(options.connectString);
     this.watches = new WatchRegistry((error, event) => events.onWatcherError?.(error, event));
+    this.configWatches = new WatchRegistry((error, event) => events.onWatcherError?.(error, event));
     this.chroot = chroot;
     this.contact = new LeaderContact(() => touchSlackMs(this.session.negotiatedTimeoutMs));
     this.session = new ProtocolSession(
@@ -84,15 +89,19 @@ export class ProtocolHandle implements SessionHandle {
         closed: (code) => {
           this.closedCode = code;
           this.watches.clear();
+          this.configWatches.clear();
           events.onClosed(code);
         },
-        notification: (type, serverPath) => this.watches.dispatch(type, this.fromServer(serverPath)),
+        notification: (type, serverPath) => {
+          if (serverPath === CONFIG_NODE) this.configWatches.dispatch(type, serverPath);
+          this.watches.dispatch(type, this.fromServer(serverPath));
+        },
         sent: (operation, sentAt) => this.contact.sent(routeOf(operation), sentAt),
         answered: (operation, sentAt, err) => {
           if (this.contact.replied(operation, sentAt, err)) events.onLeaderAnswer?.();
         },
         attemptFailed: (server, reason) => events.onAttemptFailed?.(server, reason),
-        watchesToRestore: () => this.watches.toRestore((path) => this.toServer(path)),
+        watchesToRestore: () => mergeWatches(this.watches.toRestore((path) => this.toServer(path)), this.configWatches.toRestore((path) => path)),
       },
     );
   }
@@ -217,6 +226,25 @@ export class ProtocolHandle implements SessionHandle {
     if (!serverStillNeeded) await this.request(removeWatchesOp(this.toServer(path), type), path);
   }
 
+  /**
+   * The ensemble's configuration (`/zookeeper/config`), with a data watch when `watcher` is given:
+   * read at that absolute path whatever the chroot, as the Java client's `getConfig` does, and its
+   * watch kept apart (`configWatches`), so that a chrooted `/zookeeper/config` of the application
+   * is not mistaken for it. Not counted in `watcherCount`, which counts the application's watches.
+   */
+  getConfig(watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    const op = getDataOp(CONFIG_NODE, !!watcher);
+    if (!watcher) return this.session.send(op, CONFIG_NODE);
+    return this.session.send(op, CONFIG_NODE, (err) => {
+      if (err === 0) this.configWatches.add('data', CONFIG_NODE, watcher);
+    });
+  }
+
+  /** Dials these servers from now on; a connection to a server not among them moves (see `ProtocolSession.updateHosts`). */
+  updateServers(hosts: readonly ServerAddress[]): void {
+    this.session.updateHosts(hosts);
+  }
+
   /** Paths of the ephemeral nodes this session owns under `prefixPath`. */
   async getEphemerals(prefixPath = '/'): Promise<string[]> {
     const paths = await this.request(getEphemeralsOp(this.toServer(prefixPath)), prefixPath);
@@ -270,4 +298,10 @@ export class ProtocolHandle implements SessionHandle {
     // Only a path below the chroot (`/app` is not the chroot of `/application`).
     return path.startsWith(`${this.chroot}/`) ? path.slice(this.chroot.length) : path;
   }
+}
+
+/** Both registries' watches for one `setWatches`, each server path once. */
+function mergeWatches(a: WatchesToRestore, b: WatchesToRestore): WatchesToRestore {
+  const merge = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])];
+  return { data: merge(a.data, b.data), exist: merge(a.exist, b.exist), child: merge(a.child, b.child), persistent: merge(a.persistent, b.persistent), persistentRecursive: merge(a.persistentRecursive, b.persistentRecursive) };
 }
