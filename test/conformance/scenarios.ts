@@ -4,8 +4,9 @@
  * ZooKeeper's documented semantics; comments say where the real server surprised us.
  */
 import type { Scenario } from './transcript.js';
+import { ensembleConfigScenarios } from './scenarios/ensemble-config.js';
 import { nodeScenarios } from './scenarios/nodes.js';
 import { sessionScenarios } from './scenarios/sessions.js';
 import { watchScenarios } from './scenarios/watches.js';
 
-export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios];
+export const scenarios: readonly Scenario[] = [...nodeScenarios, ...watchScenarios, ...sessionScenarios, ...ensembleConfigScenarios];
