@@ -30,7 +30,8 @@ export class EnsembleTracker {
   private reading = false;
   private readAgain = false;
   private stopped = false;
-  private applied = '';
+  /** The client addresses of the configuration last applied (none before the first). */
+  private applied: readonly ServerAddress[] = [];
   private readonly watcher: Watcher = () => {
     this.watchSet = false;
     this.refresh();
@@ -82,10 +83,14 @@ export class EnsembleTracker {
     }
     const hosts = clientAddresses(config, this.secure);
     if (hosts.length === 0) return;
-    const key = hosts.map((host) => `${host.host}:${host.port}`).sort().join(',');
-    if (key === this.applied) return;
-    this.applied = key;
-    this.handle.updateServers(hosts);
+    const key = (address: ServerAddress) => `${address.host}:${address.port}`;
+    const listed = new Set(hosts.map(key));
+    if (listed.size === this.applied.length && this.applied.every((address) => listed.has(key(address)))) return;
+    // Left: named by the previous configuration and not by this one. The connect string's servers
+    // are never counted as left, since it may name them otherwise (see `ProtocolSession.updateHosts`).
+    const left = this.applied.filter((address) => !listed.has(key(address)));
+    this.applied = hosts;
+    this.handle.updateServers(hosts, left);
     this.events.membersChanged(hosts, config.version);
   }
 }

@@ -45,8 +45,8 @@ export interface SessionHandle extends ZkClient {
   whoAmI?(): Promise<ZkIdentity[]>;
   /** The ensemble's configuration (`/zookeeper/config`, never under the chroot), with a data watch when `watcher` is given. */
   getConfig?(watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }>;
-  /** The servers to dial from now on (the ensemble's membership changed); a connection to one no longer listed moves. */
-  updateServers?(hosts: readonly ServerAddress[]): void;
+  /** The servers to dial from now on (the ensemble's membership changed); a connection to one of `left` (servers that left it) moves. */
+  updateServers?(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void;
 }
 
 /**

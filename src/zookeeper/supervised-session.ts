@@ -130,7 +130,7 @@ export class ZkSession implements ZkSessionClient {
     }
     for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) validateDuration(field, options[field], { min: 1, integer: true });
     if (options.followEnsemble !== undefined && typeof options.followEnsemble !== 'boolean') {
-      throw new InvalidOptionsError('followEnsemble', `expected a boolean, got ${describeValue(options.followEnsemble)}`);
+      throw new InvalidOptionsError('followEnsemble', `expected true or false, got ${describeValue(options.followEnsemble)}`);
     }
     this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {

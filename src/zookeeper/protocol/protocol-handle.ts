@@ -240,9 +240,9 @@ export class ProtocolHandle implements SessionHandle {
     });
   }
 
-  /** Dials these servers from now on; a connection to a server not among them moves (see `ProtocolSession.updateHosts`). */
-  updateServers(hosts: readonly ServerAddress[]): void {
-    this.session.updateHosts(hosts);
+  /** Dials `hosts` from now on; a connection to a server among `left` moves (see `ProtocolSession.updateHosts`). */
+  updateServers(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void {
+    this.session.updateHosts(hosts, left);
   }
 
   /** Paths of the ephemeral nodes this session owns under `prefixPath`. */

@@ -155,18 +155,20 @@ export class ProtocolSession {
 
   /**
    * The servers to dial from now on (the ensemble's members changed: `EnsembleTracker`). The
-   * connection is kept while its server is still a member; one to a server no longer listed is
-   * dropped, and the session moves to a member. The Java client (`StaticHostProvider.updateServerList`)
+   * connection is kept unless its server is among `left`, the servers that left the ensemble: then
+   * it is dropped and the session moves to a member. The Java client (`StaticHostProvider.updateServerList`)
    * also moves some connections to newly added servers to even out the load, with a probability;
-   * here a connection only moves when it must, so a reconfig costs no reconnection beyond that.
+   * here a connection only moves when it must, so a reconfig costs no other reconnection. Only a
+   * server named as the configuration names it can be known to have left: a connect string that
+   * names the servers otherwise (a DNS name for the config's address) moves nothing.
    */
-  updateHosts(hosts: readonly ServerAddress[]): void {
+  updateHosts(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void {
     if (hosts.length === 0 || this.isClosed) return;
     this.hosts = new HostList(hosts, this.options.random);
     const current = this.address;
     if (this.state !== 'connected' || !current) return;
-    if (hosts.some((host) => host.host === current.host && host.port === current.port)) return;
-    this.drop(new Error(`${current.host}:${current.port} is no longer a member of the ensemble`));
+    if (!left.some((host) => host.host === current.host && host.port === current.port)) return;
+    this.drop(new Error(`${current.host}:${current.port} left the ensemble`));
   }
 
   /** Adds credentials: sent now if connected, and again first thing after every reconnection. */
