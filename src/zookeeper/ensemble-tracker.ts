@@ -1,4 +1,5 @@
-import type { ServerAddress } from './connect-string.js';
+import { ZooKeeperError } from '../errors/zookeeper.error.js';
+import { formatConnectString, type ServerAddress } from './connect-string.js';
 import { clientAddresses, parseEnsembleConfig } from './ensemble-config.js';
 import type { SessionHandle } from './session-handle.js';
 import type { Watcher } from './types.js';
@@ -6,11 +7,9 @@ import type { Watcher } from './types.js';
 /** What the tracker reads and steers: a driver that can do both (the TypeScript one). */
 export type TrackedHandle = Required<Pick<SessionHandle, 'getConfig' | 'updateServers'>>;
 
-export interface EnsembleTrackerEvents {
-  /** The ensemble's client addresses changed (they were applied to the handle already). */
-  membersChanged(hosts: readonly ServerAddress[], version: string | undefined): void;
-  /** A read of the configuration failed or was unreadable: nothing changed. */
-  readFailed(error: unknown): void;
+export interface EnsembleTrackerLogger {
+  log(message: string): void;
+  warn(message: string): void;
 }
 
 /**
@@ -23,7 +22,9 @@ export interface EnsembleTrackerEvents {
  *
  * One watch at a time: the watcher is set by the first successful read and again only after it
  * fired; across a reconnection the driver sets it again (`setWatches`), and the server fires it
- * if a reconfig committed meanwhile, so a resumed session misses no change.
+ * if a reconfig committed meanwhile, so a resumed session misses no change. A failure to read
+ * it (connection loss, a server before 3.5 without the node, a line it cannot parse) changes
+ * nothing and is logged once per cause, until a read succeeds.
  */
 export class EnsembleTracker {
   private watchSet = false;
@@ -32,6 +33,8 @@ export class EnsembleTracker {
   private stopped = false;
   /** The client addresses of the configuration last applied (none before the first). */
   private applied: readonly ServerAddress[] = [];
+  /** Why the last read failed, logged once until a read succeeds. */
+  private failure: string | undefined;
   private readonly watcher: Watcher = () => {
     this.watchSet = false;
     this.refresh();
@@ -41,7 +44,9 @@ export class EnsembleTracker {
     private readonly handle: TrackedHandle,
     /** Follow the TLS client ports (`secureClientPort`) instead of the plain ones. */
     private readonly secure: boolean,
-    private readonly events: EnsembleTrackerEvents,
+    private readonly logger: EnsembleTrackerLogger,
+    /** The members' client addresses changed (they were handed to the handle already). */
+    private readonly membersChanged: (hosts: readonly ServerAddress[]) => void,
   ) {}
 
   /** Reads the configuration now (on each connection, and when it changed). */
@@ -59,7 +64,7 @@ export class EnsembleTracker {
         if (watch) this.watchSet = true;
         if (!this.stopped) this.apply(data.toString('utf8'));
       },
-      (error: unknown) => !this.stopped && this.events.readFailed(error),
+      (error: unknown) => !this.stopped && this.readFailed(error),
     ).finally(() => {
       this.reading = false;
       if (this.readAgain) {
@@ -79,8 +84,9 @@ export class EnsembleTracker {
     try {
       config = parseEnsembleConfig(text);
     } catch (error) {
-      return this.events.readFailed(error);
+      return this.readFailed(error);
     }
+    this.failure = undefined;
     const hosts = clientAddresses(config, this.secure);
     if (hosts.length === 0) return;
     const key = (address: ServerAddress) => `${address.host}:${address.port}`;
@@ -91,6 +97,18 @@ export class EnsembleTracker {
     const left = this.applied.filter((address) => !listed.has(key(address)));
     this.applied = hosts;
     this.handle.updateServers(hosts, left);
-    this.events.membersChanged(hosts, config.version);
+    this.logger.log(`ZooKeeper ensemble${config.version ? ` (config version 0x${config.version})` : ''}: ${formatConnectString(hosts, '')}; new connections go there`);
+    this.membersChanged(hosts);
+  }
+
+  private readFailed(error: unknown): void {
+    // A connection lost during the read is no failure to report: the next connection reads again.
+    if (ZooKeeperError.isRetryable(error)) return;
+    const cause = ZooKeeperError.is(error, 'NONODE')
+      ? 'the server has no /zookeeper/config (older than 3.5)'
+      : `reading /zookeeper/config failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (cause === this.failure) return;
+    this.failure = cause;
+    this.logger.warn(`ZooKeeper ensemble: ${cause}; the session keeps the servers it has`);
   }
 }

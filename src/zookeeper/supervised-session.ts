@@ -118,8 +118,6 @@ export class ZkSession implements ZkSessionClient {
   private ensembleTracker: EnsembleTracker | undefined;
   /** The ensemble's client addresses as last read: every new handle dials these instead of the connect string's. */
   private ensembleHosts: readonly ServerAddress[] | undefined;
-  /** Why the last read of the ensemble's configuration failed, logged once until a read succeeds. */
-  private configFailure: string | undefined;
   private nativeCannotFollowLogged = false;
 
   constructor(private readonly options: ZkSessionOptions) {
@@ -631,6 +629,7 @@ export class ZkSession implements ZkSessionClient {
     // answers every new handle at once with an expiry would be asked again in a tight loop.
     const lived = this.sessionStartedAt === undefined ? 0 : performance.now() - this.sessionStartedAt;
     this.sessionStartedAt = undefined;
+    this.ensembleTracker?.stop();
     clearTimeout(this.abandonTimer);
     this.disconnectedAt = undefined;
     this.lossClock.stop();
@@ -656,25 +655,10 @@ export class ZkSession implements ZkSessionClient {
       }
       return undefined;
     }
-    const tracker = new EnsembleTracker({ getConfig: getConfig.bind(client), updateServers: updateServers.bind(client) }, this.options.tls !== undefined, {
-      membersChanged: (hosts, version) => {
-        if (this.client !== client) return;
-        this.configFailure = undefined;
-        this.ensembleHosts = hosts;
-        this.logger.log(`ZooKeeper ensemble${version ? ` (config version 0x${version})` : ''}: ${formatConnectString(hosts, '')}; new connections go there`);
-      },
-      readFailed: (error) => {
-        if (this.client !== client) return;
-        // Once per cause: a failure that repeats on every connection says nothing new.
-        const cause = ZooKeeperError.is(error, 'NONODE')
-          ? 'the server has no /zookeeper/config (older than 3.5): the session keeps the servers it has'
-          : `reading /zookeeper/config failed, the session keeps the servers it has: ${String(error)}`;
-        if (cause === this.configFailure) return;
-        this.configFailure = cause;
-        this.logger.warn(`ZooKeeper ensemble: ${cause}`);
-      },
+    const handle = { getConfig: getConfig.bind(client), updateServers: updateServers.bind(client) };
+    return new EnsembleTracker(handle, this.options.tls !== undefined, this.logger, (hosts) => {
+      if (this.client === client) this.ensembleHosts = hosts;
     });
-    return tracker;
   }
 
   private handleOptions(): SessionHandleOptions {

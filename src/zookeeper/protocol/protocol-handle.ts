@@ -21,13 +21,12 @@ import {
   syncOp,
   whoAmIOp,
   type Operation,
-  type WatchesToRestore,
 } from './operations.js';
 import { isValidPath } from './path-check.js';
 import { ProtocolSession } from './protocol-session.js';
 import { parseSessionIdHex, sessionIdHex } from './records.js';
 import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
-import { WatchRegistry, type WatchKind } from './watch-registry.js';
+import { mergeWatches, WatchRegistry, type WatchKind } from './watch-registry.js';
 
 export interface ProtocolHandleOptions {
   /** `host:port[,host:port...][/chroot]` */
@@ -46,6 +45,10 @@ const { BADARGUMENTS: BAD_ARGUMENTS, NONODE: NO_NODE } = ZOOKEEPER_ERROR_CODES;
 type PathCheck = readonly [path: string, sequential: boolean];
 /** Sequential create modes (2, 3, 6) have the sequence bit. */
 const isSequential = (flags: number): boolean => (flags & 2) !== 0;
+
+// Why this file is long: it is the driver's whole request surface, one short method per request of
+// the protocol, each mapping its paths through the chroot; the connection's state machine, the
+// records and the watch tables are in their own files.
 
 /**
  * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
@@ -298,10 +301,4 @@ export class ProtocolHandle implements SessionHandle {
     // Only a path below the chroot (`/app` is not the chroot of `/application`).
     return path.startsWith(`${this.chroot}/`) ? path.slice(this.chroot.length) : path;
   }
-}
-
-/** Both registries' watches for one `setWatches`, each server path once. */
-function mergeWatches(a: WatchesToRestore, b: WatchesToRestore): WatchesToRestore {
-  const merge = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])];
-  return { data: merge(a.data, b.data), exist: merge(a.exist, b.exist), child: merge(a.child, b.child), persistent: merge(a.persistent, b.persistent), persistentRecursive: merge(a.persistentRecursive, b.persistentRecursive) };
 }
