@@ -81,6 +81,11 @@ export function driverComparison(doc: Json): string {
     compare('W2 c32 acquisitions/s', ...both('W2', (r) => ok(r.c32)?.acquisitions_per_s), false, GOALS.w2),
     compare('W6 acquisitions/s', ...both('W6', (r) => r.acquisitions_per_s), false, GOALS.w6),
     compare('W3 requests / acquisition', ...both('W3', (r) => r.requests_per_acquisition), true),
+    // The process's CPU (all threads: the C client's own too) per operation, in the measured region.
+    compare('W5 process CPU / cycle, ms', ...both('W5', (r) => r.process_cpu_ms_per_cycle?.total_ms, floorResult), true),
+    compare('W1 process CPU / cycle, ms', ...both('W1', (r) => r.process_cpu_ms_per_cycle?.total_ms), true),
+    compare('W2 c8 process CPU / acquisition, ms', ...both('W2', (r) => ok(r.c8)?.process_cpu_ms_per_acquisition?.total_ms), true),
+    compare('W2 c32 process CPU / acquisition, ms', ...both('W2', (r) => ok(r.c32)?.process_cpu_ms_per_acquisition?.total_ms), true),
     compare('W7 operations/s', ...both('W7', (r) => r.operations_per_s), false),
     compare('W8 acquisitions/s', ...both('W8', (r) => r.acquisitions_per_s), false),
   ].filter((r) => r.ts !== undefined || r.native !== undefined);

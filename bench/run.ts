@@ -18,6 +18,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LockClient, ZkSession, ZooKeeperError } from '../src/index.js';
+import { buildCurator, CURATOR_WORKLOADS, curatorRoot, type CuratorBuild } from './curator-build.js';
 import { floorKey } from './floor-client.js';
 import { MntrProbe } from './mntr.js';
 import { connectRaw, RAW_EPHEMERAL_SEQUENTIAL, rawCycle, type RawZooKeeper } from './raw-zookeeper.js';
@@ -42,15 +43,25 @@ interface Workload {
   args?: string[];
   /** One of the driver comparison's speed workloads: run in `driver_rounds` rounds (see `schedule`). */
   rounds?: true;
+  /** A peer's program (curator-peer.ts), run only when it could be built (curator-build.ts). */
+  peer?: 'curator';
 }
 
 /** The library's workload on each driver, side by side (the default driver first), and W5's floor on each client. */
 const perDriver = (w: Omit<Workload, 'impl' | 'driver'>, key: (driver: BenchDriver) => string = libraryKey): Workload[] =>
   DRIVERS.map((driver) => ({ ...w, impl: key(driver), driver, args: [...(w.args ?? []), '--driver', driver] }));
 
+/** Curator on the same workload (bench/peers/CuratorBench.java), key `curator`, in the library's rounds where it has them. */
+const curator = (w: Omit<Workload, 'impl' | 'file' | 'args'>): Workload => ({ ...w, file: 'curator-peer.js', impl: 'curator', peer: 'curator', args: ['--workload', w.key] });
+
 const WORKLOADS: Workload[] = [
   ...perDriver({ key: 'W1', file: 'w1-uncontended.js', timeoutMs: 120_000, rounds: true }),
+  curator({ key: 'W1', timeoutMs: 120_000, rounds: true }),
+  // W1 with digest auth and a creator-only ACL on every node (see w1-uncontended.ts).
+  ...perDriver({ key: 'W1A', file: 'w1-uncontended.js', timeoutMs: 120_000, args: ['--auth'] }),
+  curator({ key: 'W1A', timeoutMs: 120_000 }),
   ...perDriver({ key: 'W2', file: 'w2-contended.js', timeoutMs: 180_000, rounds: true }),
+  curator({ key: 'W2', timeoutMs: 180_000, rounds: true }),
   ...perDriver({ key: 'W3', file: 'w3-herd.js', timeoutMs: 180_000 }),
   // W4's participants use the module at its default driver; the result says so.
   { key: 'W4', file: 'w4-failover.js', impl: IMPL, driver: 'typescript', timeoutMs: 240_000 },
@@ -59,7 +70,9 @@ const WORKLOADS: Workload[] = [
   ...perDriver({ key: 'W5', file: 'w5-raw-floor.js', timeoutMs: 120_000, rounds: true }, floorKey),
   ...perDriver({ key: 'W6', file: 'w6-per-entity.js', timeoutMs: 300_000, rounds: true }),
   ...perDriver({ key: 'W7', file: 'w7-read-write.js', timeoutMs: 120_000 }),
+  curator({ key: 'W7', timeoutMs: 120_000 }),
   ...perDriver({ key: 'W8', file: 'w8-semaphore.js', timeoutMs: 150_000 }),
+  curator({ key: 'W8', timeoutMs: 150_000 }),
   { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
   ...perDriver({ key: 'SCALE', file: 'scale.js', timeoutMs: 120_000, nodeArgs: ['--expose-gc'] }),
 ];
@@ -85,8 +98,8 @@ function timestamp(date = new Date()): string {
 }
 
 /** Runs one workload process; resolves with its last stdout line parsed, or `{ error }`. */
-function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string, round?: number): Promise<Record<string, unknown>> {
-  const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(w.args ?? []), ...(quick ? ['--quick'] : [])];
+function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir: string, round?: number, peerArgs: string[] = []): Promise<Record<string, unknown>> {
+  const args = [...(w.nodeArgs ?? []), path.join(HERE, w.file), '--connect', connect, ...(w.args ?? []), ...peerArgs, ...(quick ? ['--quick'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const name = `${w.impl === IMPL ? w.key : `${w.key}.${w.impl}`}${round ? `.round${round}` : ''}`;
   const stderrLog = fs.createWriteStream(path.join(logDir, `${name}.stderr.log`));
@@ -120,8 +133,8 @@ function runWorkloadProcess(w: Workload, connect: string, quick: boolean, logDir
 }
 
 /**
- * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8, and
- * /bench/w6-native … /bench/w8-native), then
+ * Creates the persistent nodes every workload expects (/bench, /bench/w1 … /bench/w8,
+ * /bench/w6-native … /bench/w8-native, and Curator's /bench/curator-w1 … -w8), then
  * warms the server up. A fresh JVM runs its request path interpreted or with early JIT code, so
  * without this whichever workload comes first pays for it (measured: W1 p50 1.4 ms on a cold
  * server, 0.45 ms once warm). Both patterns the W1/W5 comparison rests on are warmed equally,
@@ -136,7 +149,8 @@ async function prepareServer(connect: string, cycles: number): Promise<number> {
     await session.connect();
     // The native driver's roots of W6–W8 too (`driverRoot`), so that both passes find the same nodes in place.
     const nativeRoots = ['/bench/w6', '/bench/w7', '/bench/w8'].map((root) => driverRoot(root, 'native'));
-    for (const p of ['/bench', '/bench/w1', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', ...nativeRoots, '/bench/warmup', '/bench/warmup/raw']) {
+    const curatorRoots = CURATOR_WORKLOADS.map(curatorRoot);
+    for (const p of ['/bench', '/bench/w1', '/bench/w1a', '/bench/w2', '/bench/w3', '/bench/w4', '/bench/w5', '/bench/w6', '/bench/w7', '/bench/w8', ...nativeRoots, ...curatorRoots, '/bench/warmup', '/bench/warmup/raw']) {
       await session.create(p, null, 'persistent').catch((error: unknown) => {
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) throw error;
       });
@@ -190,27 +204,37 @@ async function main(): Promise<void> {
   const warmupArg = args.get('server-warmup');
   if (typeof warmupArg === 'string') params.server_warmup_cycles = Number(warmupArg);
   process.stderr.write(`bench: starting ZooKeeper (logs in ${path.relative(process.cwd(), logDir)})\n`);
+  // Curator runs beside the library where it can; a run without it says why and goes on.
+  const withCurator = WORKLOADS.some((w) => w.peer && selected.includes(w.key));
+  const curatorBuild: CuratorBuild = withCurator ? buildCurator(logDir) : { skipped: 'none of its workloads selected' };
+  const curatorClasses = 'classes' in curatorBuild ? curatorBuild.classes : undefined;
+  if (withCurator && !curatorClasses) process.stderr.write(`bench: Curator peer skipped: ${'skipped' in curatorBuild ? curatorBuild.skipped : ''}\n`);
   const server = await startBenchServer();
   const workloads: Record<string, Record<string, unknown>> = {};
   const errors: { workload: string; error: string }[] = [];
+  let libraryFailed = false;
   let zk;
   try {
     const probe = new MntrProbe('127.0.0.1', server.port);
     zk = await describeServer(server, probe);
     const warmupS = await prepareServer(server.connectString, params.server_warmup_cycles);
     process.stderr.write(`bench: server warm-up (${params.server_warmup_cycles} cycles) took ${warmupS} s\n`);
-    const order = schedule(selected, params.driver_rounds);
+    const order = schedule(selected, params.driver_rounds).filter((w) => !w.peer || curatorClasses);
     const passes = new Map<Workload, Record<string, unknown>[]>();
     for (const [i, w] of order.entries()) {
       if (i > 0) await sleep(1000);
       const round = (passes.get(w)?.length ?? 0) + 1;
       const rounds = w.rounds ? params.driver_rounds : 1;
       process.stderr.write(`bench: ${w.key}${w.impl === IMPL ? '' : ` (${w.impl})`}${w.driver ? ` on driver ${w.driver}` : ''}${rounds > 1 ? `, round ${round} of ${rounds}` : ''}${quick ? ' (quick)' : ''}\n`);
-      const result = await runWorkloadProcess(w, server.connectString, quick, logDir, rounds > 1 ? round : undefined);
+      const peerArgs = w.peer && curatorClasses ? ['--classes', curatorClasses] : [];
+      const result = await runWorkloadProcess(w, server.connectString, quick, logDir, rounds > 1 ? round : undefined, peerArgs);
       // Every result says its driver, a failed one too (the table pairs the drivers by it).
       if (w.driver) result.driver ??= w.driver;
       passes.set(w, [...(passes.get(w) ?? []), result]);
+      const before = errors.length;
       collectErrors(`${w.key}.${w.impl}${rounds > 1 ? ` (round ${round})` : ''}`, result, errors);
+      // A peer's failure is recorded like any other, but the run measures the library: it does not fail for it.
+      if (!w.peer) libraryFailed ||= errors.length > before;
     }
     // A workload run in rounds keeps its first round's result, with every round's under `rounds`.
     for (const [w, [first, ...more]] of passes) {
@@ -242,6 +266,9 @@ async function main(): Promise<void> {
       'W8 uses root /bench/w8 and semaphore bench of 4 permits: its queue is /bench/w8/semaphores/bench, one node per caller.',
       'W7 and W8 have no warm-up (BENCHMARKS.md defines none): their first operation creates the lock directory inside the measured region.',
       'W4 participants use root = the trial path and election name w4: <path>/elections/w4.',
+      curatorClasses
+        ? `Curator ran ${CURATOR_WORKLOADS.filter((key) => selected.includes(key)).join(', ')} in this run (key curator), on the same server between the same mntr snapshots as the library: bench/peers/CuratorBench.java on Debian's Curator jars (InterProcessMutex, InterProcessReadWriteLock, InterProcessSemaphoreV2), a fresh JVM per pass with the library's warm-ups (none in W7 and W8, as for the library), one thread per client, lock paths /bench/curator-<w>/bench; in W1 and W2 a third party in each round.`
+        : `Curator did not run (${'skipped' in curatorBuild ? curatorBuild.skipped : ''}): the table compares with its figures from BENCHMARKS.md.`,
       'LOOP is not part of BENCHMARKS.md: the bare client on the request patterns of W6 and of SCALE\'s held locks, with an idle process beside it, as the floor of the event-loop figures (every event-loop figure counts the whole process, and the machine\'s share).',
       'SCALE is not part of BENCHMARKS.md: 1 lock with N queued waiters on one session, and M distinct locks held by one session (root /bench/scale).',
     ],
@@ -254,7 +281,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(BENCH_DIR, 'results', `${ts}.json`), `${text}\n`);
   process.stdout.write(`${text}\n\n${resultTable(doc)}`);
   process.stderr.write(`bench: wrote ${path.relative(process.cwd(), path.join(BENCH_DIR, 'results', `${ts}.json`))}\n`);
-  if (errors.length) process.exitCode = 1;
+  if (libraryFailed) process.exitCode = 1;
 }
 
 /**

@@ -68,3 +68,23 @@ export function rate(count: number, seconds: number): number {
 export function ratio(numerator: number, denominator: number): number {
   return round3(numerator / denominator);
 }
+
+/** W2's hand-offs by lock order, `acq[k+1] - rel[k]`: release's return to the next acquire's return (may be negative, see BENCHMARKS.md). */
+export function handoffs(acq: ArrayLike<number>, rel: ArrayLike<number>): number[] {
+  const result: number[] = [];
+  for (let k = 0; k < acq.length - 1; k++) result.push(acq[k + 1]! - rel[k]!);
+  return result;
+}
+
+/** The CPU this process spent per operation since `start` (`process.cpuUsage()`), every thread counted: the C client's own too. */
+export interface CpuPerOp {
+  readonly user_ms: number;
+  readonly system_ms: number;
+  readonly total_ms: number;
+}
+
+export function cpuPerOp(start: NodeJS.CpuUsage, operations: number): CpuPerOp {
+  const { user, system } = process.cpuUsage(start);
+  const per = (micros: number) => round3(micros / 1000 / operations);
+  return { user_ms: per(user), system_ms: per(system), total_ms: per(user + system) };
+}

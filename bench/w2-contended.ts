@@ -9,7 +9,7 @@ import { LockClient, type ZkSession } from '../src/index.js';
 import { watchEventLoop } from './event-loop.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, implVersion, LOCK_NAME } from './params.js';
-import { now, rate, ratio, round3, summarize } from './stats.js';
+import { cpuPerOp, handoffs, now, rate, ratio, round3, summarize } from './stats.js';
 import { openSession } from './session.js';
 import { runWorkload, type WorkloadContext } from './workload-main.js';
 
@@ -53,13 +53,14 @@ async function runClients(ctx: WorkloadContext, count: number) {
     const total = params.w2_acquisitions;
     const s0 = await probe.snapshot();
     const loop = watchEventLoop();
+    const cpu = process.cpuUsage();
     const tStart = now();
     const { acq, rel } = await contend(clients, total);
+    const cpuPerAcquisition = cpuPerOp(cpu, total);
     const eventLoop = loop.stop();
     const s1 = await probe.snapshot();
     const elapsed = (Math.max(...rel) - tStart) / 1000;
-    const handoffs: number[] = [];
-    for (let k = 0; k < total - 1; k++) handoffs.push(acq[k + 1]! - rel[k]!);
+    const handoffMs = handoffs(acq, rel);
     const server = serverDelta(s0, s1);
     log(`c${count}: ${total} acquisitions in ${elapsed.toFixed(3)} s`);
     return {
@@ -75,8 +76,9 @@ async function runClients(ctx: WorkloadContext, count: number) {
       hold_ms: 0,
       elapsed_s: round3(elapsed),
       acquisitions_per_s: rate(total, elapsed),
-      handoff_ms: summarize(handoffs),
-      negative_handoffs: handoffs.filter((h) => h < 0).length,
+      process_cpu_ms_per_acquisition: cpuPerAcquisition,
+      handoff_ms: summarize(handoffMs),
+      negative_handoffs: handoffMs.filter((h) => h < 0).length,
       server,
       requests_per_acquisition: ratio(server.requests, total),
       packets_received_per_acquisition: ratio(server.packets_received, total),

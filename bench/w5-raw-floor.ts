@@ -7,7 +7,7 @@
  */
 import { openFloorClient } from './floor-client.js';
 import { serverDelta } from './mntr.js';
-import { now, rate, ratio, round3, summarize } from './stats.js';
+import { cpuPerOp, now, rate, ratio, round3, summarize } from './stats.js';
 import { runWorkload } from './workload-main.js';
 
 const DIR = '/bench/w5';
@@ -27,6 +27,7 @@ runWorkload('W5', async ({ connect, driver, params, probe, log }) => {
     const del = new Array<number>(cycles);
     const latencies = new Array<number>(cycles);
     const s0 = await probe.snapshot();
+    const cpu = process.cpuUsage();
     const start = now();
     for (let i = 0; i < cycles; i++) {
       const [t0, t1, t2, t3] = await zk.cycle(DIR);
@@ -36,6 +37,7 @@ runWorkload('W5', async ({ connect, driver, params, probe, log }) => {
       latencies[i] = t3 - t0;
     }
     const elapsed = (now() - start) / 1000;
+    const cpuPerCycle = cpuPerOp(cpu, cycles);
     const s1 = await probe.snapshot();
     const server = serverDelta(s0, s1);
     log(`${cycles} cycles in ${elapsed.toFixed(3)} s`);
@@ -51,6 +53,7 @@ runWorkload('W5', async ({ connect, driver, params, probe, log }) => {
       elapsed_s: round3(elapsed),
       cycles_per_s: rate(cycles, elapsed),
       cycle_ms: summarize(latencies),
+      process_cpu_ms_per_cycle: cpuPerCycle,
       rtt_ms: {
         create: summarize(create),
         get_children: summarize(children),

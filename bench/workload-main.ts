@@ -13,6 +13,8 @@ export interface WorkloadContext {
   readonly driver: BenchDriver;
   readonly params: BenchParams;
   readonly probe: MntrProbe;
+  /** Every `--flag [value]` the harness passed, for a workload's own (W1's `--auth`). */
+  readonly args: ReadonlyMap<string, string | true>;
   log(message: string): void;
 }
 
@@ -47,7 +49,7 @@ export function runWorkload(name: string, body: (ctx: WorkloadContext) => Promis
     if (typeof connect !== 'string') throw new Error('--connect host:port is required');
     const quick = args.get('quick') === true;
     const driver = parseDriver(args.get('driver'));
-    return body({ connect, quick, driver, params: benchParams(quick), probe: MntrProbe.fromConnect(connect), log });
+    return body({ connect, quick, driver, params: benchParams(quick), probe: MntrProbe.fromConnect(connect), args, log });
   })().then(
     (result) => finish(result, 0),
     (error: unknown) => {

@@ -59,7 +59,7 @@ const SAVE_DELAY_MS = 50;
  * What it is not: an ensemble (no replication, no leader election, no reconfig), durable (the
  * tree is in memory, or in `dataFile` rewritten after changes: no transaction log), secure (no
  * TLS, no SASL; `digest` is the only auth scheme), or complete: requests it does not implement
- * (TTL nodes, persistent watches, multiRead, whoAmI, reconfig, ...) are answered
+ * (TTL nodes, multiRead, whoAmI, reconfig, ...) are answered
  * UNIMPLEMENTED, never ignored.
  */
 export class DevServer {

@@ -46,6 +46,15 @@ describe('bench result documents', () => {
     assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.600 \| 1\.20 \| ≥ 1\.10 \| yes \|/);
     assert.match(comparison, /\| W5 raw floor cycle p50, ms \| 0\.550 \| 0\.550 \| 1\.00 \| ≥ 1\.00 \| yes \|/);
     assert.match(comparison, /\| W2 c8 acquisitions\/s \| 1200 \| n\/a \| n\/a \| ≥ 1\.10 \|  \|/);
+    assert.doesNotMatch(comparison, /process CPU/, 'no CPU row without CPU figures');
+  });
+
+  it('compares the process CPU per operation, every thread counted, without a goal', () => {
+    const withCpu = (p50: number, cpu: number) => ({ ...cycle(p50), process_cpu_ms_per_cycle: { user_ms: cpu / 2, system_ms: cpu / 2, total_ms: cpu } });
+    const comparison = driverComparison({
+      workloads: { W1: { 'nestjs-zk-lock': { driver: 'typescript', ...withCpu(0.5, 0.12) }, 'nestjs-zk-lock.native': { driver: 'native', ...withCpu(0.5, 0.24) } } },
+    });
+    assert.match(comparison, /\| W1 process CPU \/ cycle, ms \| 0\.120 \| 0\.240 \| 2\.00 \|  \|  \|/);
   });
 
   it('compares a workload run in rounds by the median of each figure over its rounds, failed rounds left out', () => {
@@ -66,5 +75,18 @@ describe('bench result documents', () => {
     const comparison = driverComparison(doc);
     assert.match(comparison, /medians over 3 rounds/);
     assert.match(comparison, /\| W1 cycle p50, ms \| 0\.500 \| 0\.550 \| 1\.10 \| ≥ 1\.10 \| yes \|/);
+  });
+
+  it('shows W1 with auth per driver against its own goal: 3 requests on the default driver, 4 (create + setAcl) on the binding', () => {
+    const table = resultTable({
+      workloads: {
+        W1A: {
+          'nestjs-zk-lock': { driver: 'typescript', ...cycle(0.5), requests_per_cycle: 3 },
+          'nestjs-zk-lock.native': { driver: 'native', ...cycle(0.7), requests_per_cycle: 4 },
+        },
+      },
+    });
+    assert.match(table, /\| W1A \| typescript \| requests \/ cycle, with auth and a creator-only ACL \| 3\.00 \|.*\| 3\.00 \| yes \|/);
+    assert.match(table, /\| W1A \| native \| requests \/ cycle, with auth and a creator-only ACL \| 4\.00 \|.*\| 4\.00 \| yes \|/);
   });
 });

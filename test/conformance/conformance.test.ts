@@ -36,7 +36,8 @@ describe('conformance of every target to the real ZooKeeper', () => {
         assert.deepEqual(transcript, scenario.expected);
       });
       for (const other of others) {
-        it(`${other.name}: as ${reference!.name}`, async (context) => {
+        const missing = other.driver === 'native' && scenario.needs.length ? `the native driver (the zookeeper package's C client) cannot send ${scenario.needs.join(', ')}` : false;
+        it(`${other.name}: as ${reference!.name}`, { skip: missing }, async (context) => {
           const expected = referenceTranscripts.get(scenario.name);
           if (expected === undefined) return context.skip(`no transcript of ${reference!.name} to compare with`);
           assert.deepEqual(await running.get(other.name)!.run(scenario.run), expected);

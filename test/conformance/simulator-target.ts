@@ -17,6 +17,9 @@ import { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.js';
 import { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { ZooKeeperHandle } from '../../src/zookeeper/zookeeper-handle.js';
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
+import { ProtocolHandle } from '../../src/zookeeper/protocol/protocol-handle.js';
+import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 import { EVENT_WAIT_MS, RecordingClient } from './recording-client.js';
 import type { ConformanceTarget, ScenarioClient, ScenarioEnv } from './target.js';
 
@@ -27,9 +30,13 @@ const CONTAINER_CHECK_MS = 100;
 /** A scenario that has not settled after this much virtual time hangs: it fails, saying so. */
 const SCENARIO_LIMIT_MS = 10 * 60_000;
 
-/** One client of a scenario: a `ZooKeeperHandle` over the simulated binding, opened as `actor`'s step. */
+/**
+ * One client of a scenario, opened as `actor`'s step: on `native`, a `ZooKeeperHandle` over the
+ * simulated C client; on `typescript`, the default driver's `ProtocolHandle` over simulated
+ * sockets (`ensemble.dialer`), its frames answered by the ensemble's frame server.
+ */
 class SimulatedClient extends RecordingClient {
-  zk!: ZooKeeperHandle;
+  zk!: SessionHandle;
 
   constructor(
     readonly actor: string,
@@ -40,13 +47,17 @@ class SimulatedClient extends RecordingClient {
 
   /** Opens the session; to be called in a step of `actor`. */
   connect(ensemble: SimulatedEnsemble): void {
-    this.zk = new ZooKeeperHandle({ connectString: ensemble.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS, binding: ensemble.binding }, this.listeners);
+    const options = { connectString: ensemble.connectString, sessionTimeoutMs: SESSION_TIMEOUT_MS };
+    this.zk =
+      this.env.driver === 'native'
+        ? new ZooKeeperHandle({ ...options, binding: ensemble.binding }, this.listeners)
+        : new ProtocolHandle({ ...options, dialer: ensemble.dialer }, this.listeners);
   }
 
   async close(): Promise<void> {
     const id = this.zk.sessionId;
-    // The simulated handle, like the C client, sends closeSession and reports `closed:0` at once;
-    // the server ends the session when the request arrives.
+    // Either client sends closeSession and reports `closed:0` at once; the server ends the
+    // session when the request arrives.
     this.zk.close();
     await this.env.until(() => !this.env.ensemble.liveSessions().includes(id), `the end of session 0x${id}`);
   }
@@ -59,6 +70,7 @@ class SimulatorEnv implements ScenarioEnv {
     private readonly scheduler: SimScheduler,
     readonly ensemble: SimulatedEnsemble,
     readonly root: string,
+    readonly driver: ZkDriver,
   ) {}
 
   /** Creates the root with a client of its own, runs the scenario, closes every client. */
@@ -157,10 +169,13 @@ class SimulatorEnv implements ScenarioEnv {
 }
 
 export class SimulatorTarget implements ConformanceTarget {
-  readonly name = 'simulator';
+  private constructor(
+    readonly name: string,
+    private readonly driver: ZkDriver,
+  ) {}
 
-  static start(): Promise<SimulatorTarget> {
-    return Promise.resolve(new SimulatorTarget());
+  static start(name: string, driver: ZkDriver): Promise<SimulatorTarget> {
+    return Promise.resolve(new SimulatorTarget(name, driver));
   }
 
   async run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T> {
@@ -174,7 +189,7 @@ export class SimulatorTarget implements ConformanceTarget {
         maxSessionTimeoutMs: 60_000,
         containerCheckMs: CONTAINER_CHECK_MS,
       });
-      const env = new SimulatorEnv(scheduler, ensemble, `/conformance-${scheduler.random.uuid()}`);
+      const env = new SimulatorEnv(scheduler, ensemble, `/conformance-${scheduler.random.uuid()}`, this.driver);
       let outcome: { value: T } | { error: unknown } | undefined;
       scheduler.schedule(0, () => {
         env.perform(scenario).then((value) => (outcome = { value }), (error: unknown) => (outcome = { error }));

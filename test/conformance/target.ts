@@ -7,10 +7,11 @@
  * Every method resolves on an event of the target, never after a guessed delay: the simulator
  * runs on virtual time, where a real-time sleep means nothing.
  */
+import type { ZkDriver } from '../../src/zookeeper/open-session-handle.js';
 import type { SessionHandle } from '../../src/zookeeper/session-handle.js';
 
 export interface ConformanceTarget {
-  /** 'zookeeper/typescript' | 'zookeeper/native' | 'simulator'. */
+  /** 'zookeeper/typescript' | 'zookeeper/native' | 'simulator' | ... (see targets.ts). */
   readonly name: string;
   /** Runs one scenario in a fresh environment (own root, own clients, all closed afterwards) and returns what it returns. */
   run<T>(scenario: (env: ScenarioEnv) => Promise<T>): Promise<T>;
@@ -20,6 +21,8 @@ export interface ConformanceTarget {
 /** How to start a target; `test/conformance/targets.ts` lists one per kind of server. */
 export interface ConformanceTargetFactory {
   readonly name: string;
+  /** The client its scenarios speak through: on `native`, a scenario that needs a power of the default driver is skipped. */
+  readonly driver: ZkDriver;
   start(): Promise<ConformanceTarget>;
 }
 

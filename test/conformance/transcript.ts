@@ -120,14 +120,19 @@ export function rankZxids(value: Recorded): Json {
   return replace(value);
 }
 
+/** A request of the default driver that the `zookeeper` package's C client cannot send (`SessionHandle`'s optional methods). */
+export type Power = 'create2' | 'multi' | 'removeWatches' | 'addWatch';
+
 export interface Scenario {
   readonly name: string;
   readonly run: (env: ScenarioEnv) => Promise<Json>;
   /** The real server's transcript, checked against ZooKeeper's documented semantics. */
   readonly expected: Json;
+  /** The requests it sends that only the default driver has: targets on the native driver skip it. */
+  readonly needs: readonly Power[];
 }
 
 /** A scenario whose body records into a fresh Transcript; zxids are ranked when it returns. */
-export function scenario(name: string, body: (env: ScenarioEnv, t: Transcript) => Promise<Recorded>, expected: Json): Scenario {
-  return { name, run: async (env) => rankZxids(await body(env, new Transcript(env.root))), expected };
+export function scenario(name: string, body: (env: ScenarioEnv, t: Transcript) => Promise<Recorded>, expected: Json, options: { needs?: readonly Power[] } = {}): Scenario {
+  return { name, run: async (env) => rankZxids(await body(env, new Transcript(env.root))), expected, needs: options.needs ?? [] };
 }

@@ -9,22 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DevServer } from '../../src/dev-server/dev-server.js';
-import { javaJars, runProcess, SCENARIO_DIR } from './external-process.js';
+import { CURATOR_JARS as JARS, CURATOR_MISSING as MISSING, JAVA, JAVAC } from '../support/java.js';
+import { runProcess, SCENARIO_DIR } from './external-process.js';
 
-/** Curator and what it needs at run time: ZooKeeper's client, jute, SLF4J (silenced), Guava, Netty (the client's classes reference it). */
-const JARS = javaJars(['curator-client', 'curator-framework', 'curator-recipes', 'zookeeper.jar', 'zookeeper-jute', 'slf4j-api', 'slf4j-nop', 'guava', 'netty-']);
-const MISSING = !JARS.some((jar) => jar.includes('curator-recipes'))
-  ? 'Curator is not installed (apt-get install libcurator-framework-java libcurator-recipes-java libcurator-client-java)'
-  : !existsSync('/usr/bin/javac') && !process.env.JAVA_HOME
-    ? 'no javac (a JDK) to compile CuratorScenario.java'
-    : undefined;
-const JAVAC = process.env.JAVA_HOME ? `${process.env.JAVA_HOME}/bin/javac` : 'javac';
-const JAVA = process.env.JAVA_HOME ? `${process.env.JAVA_HOME}/bin/java` : 'java';
 const RUN_MS = 90_000;
 
 describe('dev server: Apache Curator', { skip: MISSING }, () => {

@@ -3,7 +3,6 @@
  * dev server is proven against: bounded in time, output collected, stdin scripted.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTimeout } from '../support/wait.js';
@@ -64,13 +63,4 @@ export function runProcess(command: string, args: readonly string[], timeoutMs: 
   if (input) child.write(input);
   child.endInput();
   return child.exited;
-}
-
-/** The jars of /usr/share/java whose names start with one of `prefixes` (unversioned names, one of each). */
-export function javaJars(prefixes: readonly string[]): string[] {
-  const dir = '/usr/share/java';
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jar') && !/-\d/.test(name) && prefixes.some((prefix) => name.startsWith(prefix)))
-    .map((name) => path.join(dir, name));
 }

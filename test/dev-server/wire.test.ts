@@ -52,7 +52,6 @@ describe('dev server: the wire protocol', () => {
         { int: -1 }, { bool: true }, { int: -1 },
       ]);
       assert.equal(multi.rc, RC.UNIMPLEMENTED);
-      assert.equal((await client.request(OpCode.addWatch, [path('/'), { int: 1 }])).rc, RC.UNIMPLEMENTED);
       assert.equal((await client.request(OpCode.createTTL, [path(root), { buffer: Buffer.alloc(0) }, { int: 0 }, { int: 5 }, { long: 1000n }])).rc, RC.UNIMPLEMENTED);
       assert.equal((await client.request(OpCode.whoAmI, [])).rc, RC.UNIMPLEMENTED);
       // Nothing of the refused multi was applied, and the session goes on.

@@ -48,12 +48,10 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
       const data = r.strings('data watches');
       const exist = r.strings('exist watches');
       const child = r.strings('child watches');
-      // Persistent watches cannot exist here (addWatch is answered UNIMPLEMENTED), so their lists are empty.
-      if (opCode === OpCode.setWatches2) {
-        r.strings('persistent watches');
-        r.strings('recursive watches');
-      }
-      return { op: 'setWatches', relativeZxid, watches: { data, exist, child } };
+      if (opCode === OpCode.setWatches) return { op: 'setWatches', relativeZxid, watches: { data, exist, child } };
+      const persistent = r.strings('persistent watches');
+      const recursive = r.strings('recursive watches');
+      return { op: 'setWatches', relativeZxid, watches: { data, exist, child, persistent, recursive } };
     }
     case OpCode.create:
     case OpCode.create2:
@@ -83,11 +81,17 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
       return readMulti(r);
     case OpCode.getEphemerals:
       return { op: 'getEphemerals', prefix: r.ustring() };
+    case OpCode.addWatch: {
+      const path = r.ustring();
+      // AddWatchMode: PERSISTENT 0, PERSISTENT_RECURSIVE 1 (no client sends another; the server would fail it).
+      const mode = r.int();
+      return mode === 0 || mode === 1 ? { op: 'addWatch', path, recursive: mode === 1 } : { op: 'unimplemented', opCode };
+    }
     case OpCode.checkWatches:
     case OpCode.removeWatches:
       return { op: 'removeWatches', path: r.ustring(), type: r.int(), remove: opCode === OpCode.removeWatches };
     default:
-      // multiRead, TTL nodes, addWatch, whoAmI, reconfig: not simulated.
+      // multiRead, TTL nodes, whoAmI, reconfig: not simulated.
       return { op: 'unimplemented', opCode };
   }
 }
@@ -160,8 +164,10 @@ function writeMultiResults(w: JuteWriter, reply: MultiReply): void {
       return;
     }
     const result = reply.outcome.results[i]!;
-    // A create sent as create answers its path; as create2 or createContainer, its path and stat (`OpResult.CreateResult`).
-    const type = opCode === OpCode.createContainer ? OpCode.create2 : opCode;
+    // A create answers its path; a createContainer its path and stat (`OpResult.CreateResult`). A
+    // create2 answers as a create does: ZooKeeper 3.8 reads every create of a multi as a create
+    // (`MultiOperationRecord`); only 3.9 answers create2 with the stat (ZOOKEEPER-4026).
+    const type = opCode === OpCode.createContainer ? OpCode.create2 : opCode === OpCode.create2 ? OpCode.create : opCode;
     w.int(type).bool(false).int(0);
     if (type === OpCode.create) w.ustring(result.path!);
     else if (type === OpCode.create2) writeStat(w.ustring(result.path!), result.stat!);
@@ -222,6 +228,9 @@ function writeReplyBody(w: JuteWriter, opCode: number, value: unknown): void {
       return;
     case OpCode.getEphemerals:
       w.strings(value as string[]);
+      return;
+    case OpCode.addWatch:
+      w.int(0); // an `ErrorResponse(0)` body (`FinalRequestProcessor`)
       return;
     default:
       return; // delete, ping, auth, setWatches, closeSession: the header is the whole reply

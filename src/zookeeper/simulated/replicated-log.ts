@@ -1,7 +1,8 @@
+import { ZK_PERMS } from '../types.js';
 import type { Member } from './server-connection.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { ZkFault, ZnodeTree, type Asker, type MultiFault, type MultiOpResult, type MultiWrite, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
+import { permits, ZkFault, ZnodeTree, type Asker, type MultiFault, type MultiOpResult, type MultiWrite, type Notification, type Txn, type WriteRequest } from './znode-tree.js';
 
 /** Entries are dropped once this many have been applied by every member. */
 const COMPACT_BATCH = 1024;
@@ -183,10 +184,18 @@ export class ReplicatedLog {
     this.dropped = appliedByAll;
   }
 
-  /** The watches an applied entry fired go to the sessions connected to this member. */
+  /**
+   * The watches an applied entry fired go to the sessions connected to this member, each only if
+   * the connection may read the node the event is about (`NIOServerCnxn.process`: a watch, above
+   * all a recursive one, must not tell of a node its session cannot read).
+   */
   private deliver(member: Member, notifications: readonly Notification[]): void {
     for (const n of notifications) {
-      for (const connection of member.connections) if (connection.session === n.session) connection.reply(() => connection.handle.notify(n.type, n.path));
+      for (const connection of member.connections) {
+        if (connection.session !== n.session) continue;
+        if (n.acl && !permits(n.acl, ZK_PERMS.READ, { session: n.session, ids: connection.ids })) continue;
+        connection.reply(() => connection.handle.notify(n.type, n.path));
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
-import { ZnodeTree, type MultiWrite, type Notification, type WriteRequest } from './znode-tree.js';
+import { ZnodeTree, type MultiWrite, type Notification, type ResentWatches, type WriteRequest } from './znode-tree.js';
 
 /** A request as it travels to the server. */
 export type ClientRequest =
@@ -11,14 +11,16 @@ export type ClientRequest =
   | { readonly op: 'getAcl'; readonly path: string; readonly watch?: false }
   | { readonly op: 'sync'; readonly path: string }
   /** After a reconnection: fire the watches whose node changed after `relativeZxid`, set the others again. */
-  | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: { data: string[]; exist: string[]; child: string[] } }
+  | { readonly op: 'setWatches'; readonly relativeZxid: bigint; readonly watches: ResentWatches }
+  /** A watch that stays (ZooKeeper 3.6+), on `path` or (`recursive`) on it and below. */
+  | { readonly op: 'addWatch'; readonly path: string; readonly recursive: boolean }
   /** checkWatches (`remove` false) or removeWatches of the session's watches at `path` of `WatcherType` `type`. */
   | { readonly op: 'removeWatches'; readonly path: string; readonly type: number; readonly remove: boolean }
   /** The session's own ephemeral nodes under `prefix`. */
   | { readonly op: 'getEphemerals'; readonly prefix: string }
   /** A transaction: every op applies or none; each with the op code it was sent as (its result's type follows it). */
   | { readonly op: 'multi'; readonly ops: readonly { readonly opCode: number; readonly write: MultiWrite }[] }
-  /** A request of the protocol the simulated servers do not serve (multi, addWatch, ...): answered UNIMPLEMENTED. */
+  /** A request of the protocol the simulated servers do not serve (multiRead, whoAmI, ...): answered UNIMPLEMENTED. */
   | { readonly op: 'unimplemented'; readonly opCode: number }
   | WriteRequest;
 

@@ -13,7 +13,7 @@ import type { MultiReply } from './frame-codec.js';
 import { simulatedDialer } from './simulated-link.js';
 import type { Dialer } from '../protocol/server-link.js';
 import { parentOf } from '../znode-path.js';
-import { CONTAINER_OWNER, ZkFault, type Asker, type PersistentNode, type SimStat, type WriteRequest } from './znode-tree.js';
+import { CONTAINER_OWNER, ZkFault, type Asker, type PersistentNode, type ResentWatches, type SimStat, type WriteRequest } from './znode-tree.js';
 
 export interface SimulatedEnsembleOptions {
   /** The members' server ids (`myid`, 1–255): a session id's top byte is its first server's id. Default [1, 2, 3]. */
@@ -63,8 +63,9 @@ export interface SimulatedEnsembleOptions {
  * pings; writes, syncs, session creation and revalidation go to the leader over the link, reads
  * and pings are answered by the follower; a follower cut off from the leader serves pings and reads
  * until `syncLimit` ticks pass while the leader expires its clients' sessions), one-shot data,
- * exists and child watches fired by the replica a client is connected to, before the reply to any
- * later read that shows the change, `SetWatches` on reconnection, ACLs, containers swept on the
+ * exists and child watches and persistent (and recursive) ones (`WatchTables`) fired by the replica
+ * a client is connected to, before the reply to any later read that shows the change, and only to
+ * a session that may read the node, `SetWatches` on reconnection, ACLs, containers swept on the
  * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
  * test wants at exact points.
  *
@@ -78,8 +79,8 @@ export interface SimulatedEnsembleOptions {
  * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
  * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
- * exist, and there are no TTL nodes, no persistent watches, no multiRead, no whoAmI, no quotas (multi is
- * served to the TypeScript client's frames and the dev server; the simulated C client has none).
+ * exist, and there are no TTL nodes, no multiRead, no whoAmI, no quotas (multi and addWatch are
+ * served to the TypeScript client's frames and the dev server; the simulated C client has neither).
  */
 export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   readonly members: Member[];
@@ -288,6 +289,11 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
         // A read of this member's replica (`FinalRequestProcessor`: the session's ephemerals, filtered by prefix).
         connection.reply(() => packet.answer(0, member.tree.ephemeralsOf(record.id, request.prefix), member.tree.lastZxid));
         return done();
+      case 'addWatch':
+        // No node needed, no ACL checked (`FinalRequestProcessor`): what the session may not read, it is not told of.
+        member.tree.addWatch(request.path, record.id, request.recursive);
+        connection.reply(() => packet.answer(0, undefined, member.tree.lastZxid));
+        return done();
       case 'removeWatches': {
         // The watches are this member's (its clients'): no watch of the session at `path` is NOWATCHER.
         const found = member.tree.watchesOf(record.id, request.path, request.type, request.remove);
@@ -365,7 +371,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   }
 
   /** The client's `SetWatches` after a reconnection: fire what changed since `relativeZxid`, keep the rest. */
-  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: { data: string[]; exist: string[]; child: string[] }): void {
+  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: ResentWatches): void {
     const fired = connection.member.tree.setWatches(connection.session!, relativeZxid, watches);
     for (const n of fired) connection.reply(() => connection.handle.notify(n.type, n.path));
   }

@@ -6,7 +6,7 @@ import { describeReply, describeRequest, toNativeStat, zerror } from './native-r
 import type { SimClock } from './sim-clock.js';
 import type { SimEvent } from './sim-clock.js';
 import type { ClientPacket, ClientRequest, ConnectionClient, Handshake, HandshakeRequest, Member, ServerConnection } from './server-connection.js';
-import { digestId, type SimStat } from './znode-tree.js';
+import { digestId, type ResentWatches, type SimStat } from './znode-tree.js';
 
 /** What the simulated C client needs of the ensemble it talks to (`SimulatedEnsemble`). */
 export interface HandleHost {
@@ -23,7 +23,7 @@ export interface HandleHost {
     refused: () => void,
   ): void;
   /** Re-sends the client's watches after a reconnection. */
-  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: { data: string[]; exist: string[]; child: string[] }): void;
+  setWatches(connection: ServerConnection, relativeZxid: bigint, watches: ResentWatches): void;
 }
 
 type WatchFn = (type: number, state: number, path: string) => void;

@@ -29,7 +29,7 @@ export function simulatedDialer(host: LinkHost): Dialer {
  *
  * What a real server does at each step:
  * - the TCP connect: a member that is down refuses it (ECONNREFUSED); a client cut off hears
- *   nothing, and its connect timeout decides;
+ *   nothing until the partition ends (its SYN is sent again), and its connect timeout decides;
  * - the handshake: a member without quorum, or behind the client's last zxid, closes the
  *   connection without answering; a resume of a session that ended is answered with timeout 0,
  *   then the connection closes (`ZooKeeperServer.finishSessionInit`);
@@ -54,10 +54,22 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
     private readonly server: string,
     private readonly events: ServerLinkEvents,
   ) {
+    this.actor = host.scheduler.actor;
+    this.dial(0);
+  }
+
+  /**
+   * The TCP connect. A client cut off hears nothing; like a kernel, it sends its SYN again (Linux:
+   * after 1 s, then each wait doubled), so a connect still pending when the partition ends gets
+   * through. The client's connect timeout decides when to give up (it closes the link).
+   */
+  private dial(attempt: number): void {
+    const { host, server, events } = this;
     const s = host.scheduler;
-    this.actor = s.actor;
+    if (this.phase !== 'dialing') return;
     if (host.isPartitioned(this.actor)) {
       s.note(`dials ${server}: no answer (cut off)`);
+      s.schedule(1000 * 2 ** attempt, () => this.dial(attempt + 1), 'tcp syn again', this.actor);
       return;
     }
     s.schedule(2 * host.latency(), () => {

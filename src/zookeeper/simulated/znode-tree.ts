@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../types.js';
 import { basenameOf, parentOf } from '../znode-path.js';
+import { WatchTables, type Notification, type ResentWatches } from './watch-tables.js';
+
+export type { Notification, ResentWatches } from './watch-tables.js';
 
 /**
  * `ephemeralOwner` of a container node as the server stores it (`Long.MIN_VALUE`). Clients read
@@ -94,12 +97,6 @@ export interface MultiOpResult {
   readonly stat?: SimStat;
 }
 
-/** A watch notification: `session` is to be told `type` happened at `path`. */
-export interface Notification {
-  readonly session: bigint;
-  readonly type: 'created' | 'deleted' | 'changed' | 'child';
-  readonly path: string;
-}
 
 /** A persistent node (or container) as a file keeps it between two runs of a server (see `ZnodeTree.persistentNodes`). */
 export interface PersistentNode {
@@ -137,9 +134,8 @@ export class ZkFault {
  */
 export class ZnodeTree {
   private readonly nodes = new Map<string, Znode>();
-  /** getData and exists watches (the server keeps both in one table); child watches apart. */
-  private readonly dataWatches = new Map<string, Set<bigint>>();
-  private readonly childWatches = new Map<string, Set<bigint>>();
+  /** The watches this server's clients left (see `WatchTables`). */
+  private readonly watches = new WatchTables();
   /** The zxid of the last transaction applied. */
   lastZxid = 0n;
 
@@ -264,8 +260,8 @@ export class ZnodeTree {
         parent.creates = (parent.creates + 1) | 0;
         parent.stat.pzxid = txn.zxid;
         parent.stat.numChildren = parent.children.size;
-        this.fire(this.dataWatches, txn.path, 'created', fired);
-        this.fire(this.childWatches, parentOf(txn.path), 'child', fired);
+        this.watches.trigger('data', txn.path, 'created', txn.acl, fired);
+        this.watches.trigger('child', parentOf(txn.path), 'child', parent.acl, fired);
         break;
       }
       case 'delete':
@@ -284,7 +280,7 @@ export class ZnodeTree {
         node.stat.mzxid = txn.zxid;
         node.stat.mtime = txn.time;
         node.stat.dataLength = txn.data.length;
-        this.fire(this.dataWatches, txn.path, 'changed', fired);
+        this.watches.trigger('data', txn.path, 'changed', node.acl, fired);
         break;
       }
       case 'setAcl': {
@@ -315,30 +311,33 @@ export class ZnodeTree {
 
   /** Leaves a one-shot watch: `data` for getData and exists, `child` for getChildren. */
   watch(kind: 'data' | 'child', path: string, session: bigint): void {
-    const table = kind === 'data' ? this.dataWatches : this.childWatches;
-    let sessions = table.get(path);
-    if (!sessions) table.set(path, (sessions = new Set()));
-    sessions.add(session);
+    this.watches.add(kind, path, session);
+  }
+
+  /** `addWatch` (ZooKeeper 3.6+): a watch that stays, on `path`, or (`recursive`) on it and every node below it. It needs no node. */
+  addWatch(path: string, session: bigint, recursive: boolean): void {
+    this.watches.addPersistent(path, session, recursive);
   }
 
   /** Whether any session has a data (or exists) watch on `path` on this server. */
   isWatched(path: string): boolean {
-    return this.dataWatches.has(path);
+    return this.watches.has('data', path);
   }
 
   /** Drops every watch of `session` (its connection to this server closed). */
   forgetWatches(session: bigint): void {
-    for (const table of [this.dataWatches, this.childWatches]) {
-      for (const [path, sessions] of table) if (sessions.delete(session) && sessions.size === 0) table.delete(path);
-    }
+    this.watches.forget(session);
   }
 
   /**
    * ZooKeeper's `SetWatches` on a reconnection: the client re-sends its watches with the last
    * zxid it saw; those whose node changed since then fire at once, the others are set again.
    */
-  setWatches(session: bigint, relativeZxid: bigint, watches: { data: string[]; exist: string[]; child: string[] }): Notification[] {
+  setWatches(session: bigint, relativeZxid: bigint, watches: ResentWatches): Notification[] {
     const fired: Notification[] = [];
+    // Persistent watches are set again as they were, with no event for what changed meanwhile (`DataTree.setWatches`).
+    for (const path of watches.persistent ?? []) this.addWatch(path, session, false);
+    for (const path of watches.recursive ?? []) this.addWatch(path, session, true);
     for (const path of watches.data) {
       const node = this.nodes.get(path);
       if (!node) fired.push({ session, type: 'deleted', path });
@@ -364,14 +363,9 @@ export class ZnodeTree {
    * `remove`, it has none left (`FinalRequestProcessor`, checkWatches and removeWatches).
    */
   watchesOf(session: bigint, path: string, type: number, remove: boolean): boolean {
-    const tables = type === 1 ? [this.childWatches] : type === 2 ? [this.dataWatches] : [this.dataWatches, this.childWatches];
+    const tables = type === 1 ? (['child'] as const) : type === 2 ? (['data'] as const) : (['data', 'child'] as const);
     let found = false;
-    for (const table of tables) {
-      const sessions = table.get(path);
-      if (!sessions?.has(session)) continue;
-      found = true;
-      if (remove && sessions.delete(session) && sessions.size === 0) table.delete(path);
-    }
+    for (const table of tables) if (this.watches.holds(table, path, session, remove)) found = true;
     return found;
   }
 
@@ -406,21 +400,16 @@ export class ZnodeTree {
   }
 
   private remove(path: string, zxid: bigint, fired: Notification[]): void {
+    const node = this.nodes.get(path)!;
     this.nodes.delete(path);
     const parent = this.nodes.get(parentOf(path))!;
     parent.children.delete(basenameOf(path));
     parent.stat.pzxid = zxid;
     parent.stat.numChildren = parent.children.size;
-    this.fire(this.dataWatches, path, 'deleted', fired);
-    this.fire(this.childWatches, path, 'deleted', fired);
-    this.fire(this.childWatches, parentOf(path), 'child', fired);
-  }
-
-  private fire(table: Map<string, Set<bigint>>, path: string, type: Notification['type'], fired: Notification[]): void {
-    const sessions = table.get(path);
-    if (!sessions) return;
-    table.delete(path);
-    for (const session of sessions) fired.push({ session, type, path });
+    // A session with both a data and a child watch on the node is told once (`DataTree.deleteNode`).
+    const told = this.watches.trigger('data', path, 'deleted', node.acl, fired);
+    this.watches.trigger('child', path, 'deleted', node.acl, fired, told);
+    this.watches.trigger('child', parentOf(path), 'child', parent.acl, fired);
   }
 }
 
@@ -454,7 +443,8 @@ export function digestId(credentials: string): string {
   return `${user}:${createHash('sha1').update(credentials).digest('base64')}`;
 }
 
-function permits(acl: readonly ZkAcl[], perm: number, asker: Asker): boolean {
+/** Whether `acl` gives `asker` the permission `perm` (`ZooKeeperServer.checkACL`, for the world and digest schemes). */
+export function permits(acl: readonly ZkAcl[], perm: number, asker: Asker): boolean {
   return acl.some((entry) => (entry.perms & perm) !== 0 && (entry.scheme === 'world' ? entry.id === 'anyone' : entry.scheme === 'digest' && asker.ids.includes(entry.id)));
 }
 
