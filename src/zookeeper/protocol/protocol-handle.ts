@@ -97,7 +97,8 @@ export class ProtocolHandle implements SessionHandle {
         },
         notification: (type, serverPath) => {
           if (serverPath === CONFIG_NODE) this.configWatches.dispatch(type, serverPath);
-          this.watches.dispatch(type, this.fromServer(serverPath));
+          // Outside the chroot (the config node under one) it is no node the application watches.
+          if (this.isUnderChroot(serverPath)) this.watches.dispatch(type, this.fromServer(serverPath));
         },
         sent: (operation, sentAt) => this.contact.sent(routeOf(operation), sentAt),
         answered: (operation, sentAt, err) => {
@@ -293,6 +294,10 @@ export class ProtocolHandle implements SessionHandle {
   private toServer(path: string): string {
     if (!this.chroot) return path;
     return path === '/' ? this.chroot : this.chroot + path;
+  }
+
+  private isUnderChroot(serverPath: string): boolean {
+    return !this.chroot || serverPath === this.chroot || serverPath.startsWith(`${this.chroot}/`);
   }
 
   private fromServer(path: string): string {
