@@ -21,7 +21,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
 // Every key of each options type: `satisfies` makes the compiler check the list both ways, so a new option cannot be refused as unknown.
 /** The keys of `ZkLockModuleOptions`, in the order the README lists them. */
 export const ZK_LOCK_OPTION_KEYS: readonly string[] = Object.keys({
-  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, tls: 1, driver: 1, clientLogLevel: 1,
+  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, tls: 1, driver: 1, clientLogLevel: 1, followEnsemble: 1,
 } satisfies Record<keyof ZkLockModuleOptions, 1>);
 const ELECTION_KEYS = Object.keys({ name: 1, joinOnBootstrap: 1, suspendPolicy: 1, warmUpHandOver: 1 } satisfies Record<keyof ZkLockElectionOptions, 1>);
 const AUTH_KEYS = Object.keys({ scheme: 1, credentials: 1 } satisfies Record<keyof ZkAuth, 1>);
@@ -47,6 +47,7 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     auth,
     acl: validateAcl(options.acl, auth),
     clientLogLevel: validateLogLevel(options.clientLogLevel ?? ZK_LOCK_DEFAULTS.clientLogLevel),
+    followEnsemble: validateFlag('followEnsemble', options.followEnsemble ?? ZK_LOCK_DEFAULTS.followEnsemble),
     ...validateDriver(options.driver ?? ZK_LOCK_DEFAULTS.driver, options.tls),
     identity: validateIdentity(options.identity ?? `${hostname()}:${process.pid}`),
     drainTimeoutMs: validateDuration('drainTimeoutMs', options.drainTimeoutMs ?? ZK_LOCK_DEFAULTS.drainTimeoutMs, { integer: true }),
@@ -54,6 +55,11 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
   };
+}
+
+function validateFlag(field: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new InvalidOptionsError(field, `expected true or false, got ${describeValue(value)}`);
+  return value;
 }
 
 /** Shorter under a test runner: see `zk-lock.test-runner.ts`. */

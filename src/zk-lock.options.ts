@@ -46,6 +46,13 @@ export interface ZkLockModuleOptions {
   driver?: ZkDriver;
   /** Log level of the ZooKeeper C client (stderr), `driver: 'native'` only. Default `silent`: state changes go to Nest's Logger. */
   clientLogLevel?: ClientLogLevel;
+  /**
+   * Follow the ensemble's membership (`/zookeeper/config`): connect to the servers it lists from
+   * then on, so that the process keeps working after the servers of `connect` were replaced by a
+   * reconfig. Default true. Turn it off where the configuration's client addresses cannot be
+   * reached from here (servers behind port mapping, a proxy or NAT). `driver: 'typescript'` only.
+   */
+  followEnsemble?: boolean;
   /** Who this process is, stored in its queue nodes and ready records. Default `<hostname>:<pid>`. */
   identity?: string;
   /**
@@ -99,6 +106,7 @@ export interface ResolvedZkLockOptions {
   /** The ACL given to created nodes; undefined: ZooKeeper's open default, no setAcl. */
   readonly acl: readonly ZkAcl[] | undefined;
   readonly clientLogLevel: ClientLogLevel;
+  readonly followEnsemble: boolean;
   readonly driver: ZkDriver;
   readonly tls: ZkTlsOptions | undefined;
   readonly identity: string;
@@ -114,6 +122,7 @@ export const ZK_LOCK_DEFAULTS = {
   sessionTimeoutMs: 30_000,
   connectTimeoutMs: 15_000,
   clientLogLevel: 'silent',
+  followEnsemble: true,
   driver: 'typescript',
   drainTimeoutMs: 10_000,
   maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,

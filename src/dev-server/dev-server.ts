@@ -1,10 +1,8 @@
-import { ZK_PERMS, OPEN_ACL_UNSAFE } from '../zookeeper/types.js';
 import { RealTimeClock } from '../zookeeper/simulated/real-time-clock.js';
 import { SimulatedEnsemble } from '../zookeeper/simulated/simulated-ensemble.js';
-import type { PersistentNode } from '../zookeeper/simulated/znode-tree.js';
 import { FrameSession } from './frame-session.js';
 import { TcpListener } from './tcp-listener.js';
-import { SYSTEM_ROOT, ZnodeFile } from './znode-file.js';
+import { ZnodeFile } from './znode-file.js';
 
 export interface DevServerOptions {
   /** Address to listen on. Default 127.0.0.1: a development server is for this machine. */
@@ -52,13 +50,6 @@ function startZxid(savedLastZxid: bigint | undefined): bigint {
 /** A burst of writes is saved once, this long after the first. */
 const SAVE_DELAY_MS = 50;
 
-/** `/zookeeper`, `/zookeeper/quota` and the (empty, read-only) `/zookeeper/config` of a standalone server's `DataTree`. */
-const SYSTEM_NODES: readonly PersistentNode[] = [
-  { path: SYSTEM_ROOT, data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, container: false, sequence: 0 },
-  { path: `${SYSTEM_ROOT}/config`, data: Buffer.alloc(0), acl: [{ perms: ZK_PERMS.READ, scheme: 'world', id: 'anyone' }], container: false, sequence: 0 },
-  { path: `${SYSTEM_ROOT}/quota`, data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, container: false, sequence: 0 },
-];
-
 /**
  * A single-member ZooKeeper for development and CI, without Java: the simulator's ensemble
  * (`SimulatedEnsemble`: the data tree, sessions, watches, ACLs, containers) of one member on real
@@ -98,7 +89,7 @@ export class DevServer {
       zxidStart: startZxid(saved?.lastZxid),
       wallClock: Date.now,
     });
-    this.ensemble.restore([...SYSTEM_NODES, ...(saved?.nodes ?? [])]);
+    this.ensemble.restore(saved?.nodes ?? []);
     this.savedZxid = this.ensemble.lastZxid;
   }
 

@@ -36,6 +36,7 @@ export const zkSessionProvider: Provider = {
       auth: options.auth,
       ...(options.acl && { acl: { root: options.root, acl: options.acl } }),
       clientLogLevel: options.clientLogLevel,
+      followEnsemble: options.followEnsemble,
       driver: options.driver,
       tls: options.tls,
       maxRecordBytes: options.maxRecordBytes,

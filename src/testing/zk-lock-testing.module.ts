@@ -27,7 +27,7 @@ import { ZkLockTesting } from './zk-lock-testing.js';
  * serves both and a test behaves as production (`exceptionFilter`, `election`, `identity`,
  * `drainTimeoutMs`, `maxRecordBytes`, `isGlobal` act as there). What concerns the connection to
  * a real ensemble (`connect`, `root`, `sessionTimeoutMs`, `connectTimeoutMs`, `auth`, `acl`,
- * `tls`, `driver`, `clientLogLevel`) is accepted and ignored: the simulated server has none of it.
+ * `tls`, `driver`, `clientLogLevel`, `followEnsemble`) is accepted and ignored: the simulated server has none of it.
  */
 export interface ZkLockTestingOptions extends Partial<ZkLockModuleOptions>, Partial<ZkLockModuleExtras> {}
 

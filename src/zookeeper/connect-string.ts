@@ -43,6 +43,11 @@ export function parseConnectString(connectString: string): { hosts: ServerAddres
   return { hosts: addresses, chroot: chroot.replace(/\/+$/, '') };
 }
 
+/** `h1:p,[::1]:p/chroot` from addresses and a chroot: `parseConnectString` reversed. */
+export function formatConnectString(hosts: readonly ServerAddress[], chroot: string): string {
+  return hosts.map((address) => (address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`)).join(',') + chroot;
+}
+
 /** `connectString` with its host list replaced by what `map` makes of it; the chroot (from the first `/`) stays last. */
 function mapHosts(connectString: string, map: (hosts: string[]) => string[]): string {
   const { hosts, chroot } = splitConnectString(connectString);

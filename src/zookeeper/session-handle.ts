@@ -1,5 +1,6 @@
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { WatcherType } from './protocol/op-codes.js';
+import type { ServerAddress } from './connect-string.js';
 import type { ZkClient } from './requests.js';
 import type { CreateMode, Watcher, WatchEvent, ZkAcl, ZkIdentity, ZkStat } from './types.js';
 
@@ -42,6 +43,10 @@ export interface SessionHandle extends ZkClient {
   removeWatches?(path: string, type: keyof typeof WatcherType, watcher?: Watcher): Promise<void>;
   getEphemerals?(prefixPath: string): Promise<string[]>;
   whoAmI?(): Promise<ZkIdentity[]>;
+  /** The ensemble's configuration (`/zookeeper/config`, never under the chroot), with a data watch when `watcher` is given. */
+  getConfig?(watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }>;
+  /** The servers to dial from now on (the ensemble's membership changed); a connection to one of `left` (servers that left it) moves. */
+  updateServers?(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void;
 }
 
 /**

@@ -16,7 +16,8 @@ import { aclOf, applyAclPolicy } from './acl-policy.js';
 import { diagnoseConnect } from './connect-diagnosis.js';
 import type { NativeZooKeeperConstructor } from './native-binding.js';
 import { openSessionHandle, type SessionHandleOptions, type ZkDriver } from './open-session-handle.js';
-import { parseConnectString } from './connect-string.js';
+import { formatConnectString, parseConnectString, type ServerAddress } from './connect-string.js';
+import { EnsembleTracker } from './ensemble-tracker.js';
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 import type { Dialer, ZkTlsOptions } from './protocol/server-link.js';
 import { HANDLE_CLOSED, type SessionHandle } from './session-handle.js';
@@ -56,6 +57,13 @@ export interface ZkSessionOptions {
   readonly driver?: ZkDriver;
   /** Speak TLS with these `node:tls` options (`ca`, `cert`, `key`, ...): the TypeScript driver only. */
   readonly tls?: ZkTlsOptions;
+  /**
+   * Follow the ensemble's membership (`/zookeeper/config`, see `EnsembleTracker`): dial the
+   * servers it lists, not only those of `connectString`, so that a long-lived process survives the
+   * replacement of every server it was given. Default true; the TypeScript driver only (the native
+   * one cannot change its server list, and says so once in the log).
+   */
+  readonly followEnsemble?: boolean;
   /** @internal The C client binding (see `ZooKeeperHandleOptions.binding`): simulations pass the simulated one. */
   readonly binding?: NativeZooKeeperConstructor;
   /** @internal How the TypeScript driver opens links: simulations pass their own. */
@@ -106,6 +114,11 @@ export class ZkSession implements ZkSessionClient {
   private identities: { readonly sessionId: string; readonly answer: Promise<readonly ZkIdentity[] | undefined> } | undefined;
   /** Resolves once `close()` has released the driver's connection. */
   private released: Promise<void> = Promise.resolve();
+  /** The current handle's `EnsembleTracker` (following the ensemble, with a driver that can). */
+  private ensembleTracker: EnsembleTracker | undefined;
+  /** The ensemble's client addresses as last read: every new handle dials these instead of the connect string's. */
+  private ensembleHosts: readonly ServerAddress[] | undefined;
+  private nativeCannotFollowLogged = false;
 
   constructor(private readonly options: ZkSessionOptions) {
     // The module validates its options in full; used on its own (from JavaScript, say), a missing
@@ -114,6 +127,9 @@ export class ZkSession implements ZkSessionClient {
       throw new InvalidOptionsError('connectString', `expected 'host:port[,host:port...][/chroot]', got ${describeValue(options?.connectString)}`);
     }
     for (const field of ['sessionTimeoutMs', 'connectTimeoutMs'] as const) validateDuration(field, options[field], { min: 1, integer: true });
+    if (options.followEnsemble !== undefined && typeof options.followEnsemble !== 'boolean') {
+      throw new InvalidOptionsError('followEnsemble', `expected true or false, got ${describeValue(options.followEnsemble)}`);
+    }
     this.maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     if (!Number.isSafeInteger(this.maxRecordBytes) || this.maxRecordBytes < 1) {
       throw new InvalidOptionsError('maxRecordBytes', `expected a positive integer (bytes), got ${describeValue(options.maxRecordBytes)}`);
@@ -272,6 +288,7 @@ export class ZkSession implements ZkSessionClient {
     clearTimeout(this.replaceTimer);
     clearTimeout(this.abandonTimer);
     this.abandonedCloser?.stop();
+    this.ensembleTracker?.stop();
     this.lossClock.stop();
     this.heartbeat.stop();
     const client = this.client;
@@ -494,6 +511,8 @@ export class ZkSession implements ZkSessionClient {
       },
     );
     this.client = client;
+    this.ensembleTracker?.stop();
+    this.ensembleTracker = this.trackEnsemble(client);
     // The driver keeps the credentials and re-sends them after every reconnection.
     for (const { scheme, credentials } of this.options.auth ?? []) {
       client.addAuth(scheme, credentials).catch((error: unknown) => {
@@ -512,6 +531,7 @@ export class ZkSession implements ZkSessionClient {
     clearTimeout(this.abandonTimer);
     this.lossClock.connected();
     this.heartbeat.start();
+    this.ensembleTracker?.refresh();
     if (resumed) {
       this.logger.log(`ZooKeeper session 0x${sessionId} reconnected`);
       this.emit('reconnected');
@@ -609,6 +629,7 @@ export class ZkSession implements ZkSessionClient {
     // answers every new handle at once with an expiry would be asked again in a tight loop.
     const lived = this.sessionStartedAt === undefined ? 0 : performance.now() - this.sessionStartedAt;
     this.sessionStartedAt = undefined;
+    this.ensembleTracker?.stop();
     clearTimeout(this.abandonTimer);
     this.disconnectedAt = undefined;
     this.lossClock.stop();
@@ -623,9 +644,29 @@ export class ZkSession implements ZkSessionClient {
     }, delay);
   }
 
+  /** A tracker of the ensemble's membership for `client`, when asked for and the driver can follow it. */
+  private trackEnsemble(client: SessionHandle): EnsembleTracker | undefined {
+    if (this.options.followEnsemble === false) return undefined;
+    const { getConfig, updateServers } = client;
+    if (!getConfig || !updateServers) {
+      if (!this.nativeCannotFollowLogged) {
+        this.nativeCannotFollowLogged = true;
+        this.logger.log(`The ${this.driver} driver cannot change its server list: the session does not follow the ensemble's membership (/zookeeper/config) and dials only ${this.options.connectString}`);
+      }
+      return undefined;
+    }
+    const handle = { getConfig: getConfig.bind(client), updateServers: updateServers.bind(client) };
+    return new EnsembleTracker(handle, this.options.tls !== undefined, this.logger, (hosts) => {
+      if (this.client === client) this.ensembleHosts = hosts;
+    });
+  }
+
   private handleOptions(): SessionHandleOptions {
     const { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer } = this.options;
-    return { connectString, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer };
+    // Once the ensemble's membership is known, a new session dials its members: the servers of the
+    // connect string may all be gone by then.
+    const current = this.ensembleHosts ? formatConnectString(this.ensembleHosts, parseConnectString(connectString).chroot) : connectString;
+    return { connectString: current, sessionTimeoutMs, driver, tls, clientLogLevel, binding, dialer };
   }
 
   private emit(state: SessionState): void {

@@ -131,6 +131,7 @@ describe('resolveZkLockOptions', () => {
     assertInvalid({ ...GOOD, auth: 'digest:u:p' }, 'auth');
     assertInvalid({ ...GOOD, auth: [{ scheme: 'digest', credentials: 'u:p' }, { scheme: 'digest', credentials: 'bad' }] }, 'auth[1].credentials');
     for (const clientLogLevel of ['verbose', 'INFO', '', 3]) assertInvalid({ ...GOOD, clientLogLevel }, 'clientLogLevel');
+    for (const followEnsemble of ['false', 0, 'yes']) assertInvalid({ ...GOOD, followEnsemble }, 'followEnsemble');
     assertInvalid({ ...GOOD, identity: '' }, 'identity');
     assertInvalid({ ...GOOD, identity: 'x'.repeat(1025) }, 'identity');
   });
@@ -143,6 +144,8 @@ describe('resolveZkLockOptions', () => {
       { connect: '127.0.0.1:2181', root: '/zk-lock', sessionTimeoutMs: 30_000, connectTimeoutMs: 2000 /* under node --test; 15000 elsewhere */, auth: [], clientLogLevel: 'silent', drainTimeoutMs: 10_000 },
     );
     assert.match(resolved.identity, /:\d+$/, 'default identity is <hostname>:<pid>');
+    assert.equal(resolved.followEnsemble, true, 'the session follows the ensemble unless told not to');
+    assert.equal(resolveZkLockOptions({ ...GOOD, followEnsemble: false }).followEnsemble, false);
     assert.equal(resolved.maxRecordBytes, 512 * 1024, 'records default to 512 KiB, half of jute.maxbuffer');
     assert.equal(resolveZkLockOptions({ ...GOOD, maxRecordBytes: 4096 }).maxRecordBytes, 4096);
 

@@ -531,6 +531,12 @@ function singleMemberQuorum(dataDir: string, serverId: number, port: number, quo
   return ['standaloneEnabled=false', `server.${serverId}=127.0.0.1:${quorumPort}:${electionPort};127.0.0.1:${port}`];
 }
 
+/** A zoo.cfg server line; with `clientPort`, the client address that `/zookeeper/config` lists. */
+function serverLine(id: number, quorumPort: number, electionPort: number, clientPort: number | undefined): string {
+  const line = `server.${id}=127.0.0.1:${quorumPort}:${electionPort}`;
+  return clientPort === undefined ? line : `${line}:participant;127.0.0.1:${clientPort}`;
+}
+
 /** ZooKeeper takes 1–255 while TTL nodes are off (the default); 255 is the one that collides with TTL owners. */
 function checkServerId(id: number): void {
   if (!Number.isInteger(id) || id < 1 || id > 255) throw new Error(`server id must be an integer 1–255, got ${id}`);
@@ -550,19 +556,45 @@ export interface ZkEnsembleOptions extends ZkServerOptions {
    * follower cut off from its leader, proposals held back. Election ports stay direct.
    */
   quorumLinks?: boolean;
+  /**
+   * Dynamic reconfiguration (`reconfigEnabled=true`, `standaloneEnabled=false` so that it can shrink
+   * to one member, and `zookeeper.skipACL` so that any session may send `reconfig`): every server
+   * line carries its client address (`;127.0.0.1:<port>`), which `/zookeeper/config` then lists.
+   */
+  reconfigEnabled?: boolean;
+  /**
+   * Members prepared but neither started nor in the ensemble's config (a reconfig adds them): each
+   * one's zoo.cfg lists the initial members and itself, as a joining server's must. They come last
+   * in `members`; `start()` leaves them stopped (`launch()` one, then `reconfig` it in).
+   */
+  spareMembers?: number;
 }
 
 /** links[i][j]: how member i dials member j's quorum port; undefined on the diagonal. */
 type QuorumLinks = (TcpProxy | undefined)[][];
 
 export class ZkEnsemble {
-  private constructor(readonly dir: string, readonly members: ZkServer[], private readonly links: QuorumLinks = []) {}
+  private constructor(
+    readonly dir: string,
+    readonly members: ZkServer[],
+    private readonly links: QuorumLinks = [],
+    /** Each member's server line as `reconfig` adds it (quorum links bypassed). */
+    private readonly serverLines: string[] = [],
+  ) {}
 
   static async start(options: ZkEnsembleOptions = {}): Promise<ZkEnsemble> {
     const ids = options.serverIds ?? Array.from({ length: options.size ?? 3 }, (_, i) => i + 1);
     ids.forEach(checkServerId);
     if (new Set(ids).size !== ids.length) throw new Error(`server ids must be distinct, got ${ids.join(', ')}`);
-    const size = ids.length;
+    const spares = options.spareMembers ?? 0;
+    if (spares > 0 && !options.reconfigEnabled) throw new Error('spareMembers needs reconfigEnabled: only a reconfig can add them');
+    const allIds = [...ids];
+    for (let next = 1; allIds.length < ids.length + spares; next++) if (!allIds.includes(next)) allIds.push(next);
+    const size = allIds.length;
+    const reconfig = options.reconfigEnabled ? {
+      extraConfig: { reconfigEnabled: true, standaloneEnabled: false, ...options.extraConfig },
+      jvmArgs: ['-Dzookeeper.skipACL=yes', ...(options.jvmArgs ?? [])],
+    } : {};
     for (let attempt = 1; ; attempt++) {
       const dir = makeTempDir('zk-ensemble-');
       // The links listen before the members' ports are picked: picked first and released, a
@@ -577,18 +609,22 @@ export class ZkEnsemble {
       const ports = await freePorts(3 * size); // client, quorum, election per member
       links.forEach((row) => row.forEach((link, j) => link?.retarget('127.0.0.1', ports[3 * j + 1]!)));
       const quorumPort = (i: number, j: number) => links[i]?.[j]?.port ?? ports[3 * j + 1];
-      const members = ids.map((id, i) => {
+      const members = allIds.map((id, i) => {
         const memberDir = path.join(dir, `zk${i + 1}`);
         fs.mkdirSync(path.join(memberDir, 'data'), { recursive: true });
         fs.writeFileSync(path.join(memberDir, 'data', 'myid'), `${id}\n`);
-        const quorumLines = ids.map((other, j) => `server.${other}=127.0.0.1:${quorumPort(i, j)}:${ports[3 * j + 2]}`);
-        return ZkServer.member(memberDir, ports[3 * i]!, quorumLines, options);
+        // A spare knows the initial members and itself; an initial member knows the initial members.
+        const known = i < ids.length ? ids.map((_, j) => j) : [...ids.map((_, j) => j), i];
+        const quorumLines = known.map((j) => serverLine(allIds[j]!, quorumPort(i, j)!, ports[3 * j + 2]!, options.reconfigEnabled ? ports[3 * j] : undefined));
+        return ZkServer.member(memberDir, ports[3 * i]!, quorumLines, { ...options, ...reconfig });
       });
-      const ensemble = new ZkEnsemble(dir, members, links);
+      const lines = allIds.map((id, j) => serverLine(id, ports[3 * j + 1]!, ports[3 * j + 2]!, ports[3 * j]));
+      const ensemble = new ZkEnsemble(dir, members, links, lines);
+      const initial = members.slice(0, ids.length);
       try {
         // Spawn all first: no member can be ready (have a Mode) before a quorum is up.
-        for (const member of members) await member.launch(false);
-        await Promise.all(members.map((member) => member.waitReady()));
+        for (const member of initial) await member.launch(false);
+        await Promise.all(initial.map((member) => member.waitReady()));
         return ensemble;
       } catch (error) {
         await ensemble.dispose();
@@ -609,7 +645,20 @@ export class ZkEnsemble {
     return Promise.all(this.members.map((member) => member.mode()));
   }
 
+  /** Every member's client address, spares included (which refuse connections until launched). */
   get connectString(): string { return this.members.map((member) => member.connectString).join(','); }
+
+  /** `server.<id>=127.0.0.1:<quorum>:<election>:participant;127.0.0.1:<client>` of member `index`, as `reconfig` adds it. */
+  serverLine(index: number): string {
+    const line = this.serverLines[index];
+    if (line === undefined) throw new Error(`no member ${index}`);
+    return line;
+  }
+
+  /** The server id (`myid`) of member `index`. */
+  idOf(index: number): number {
+    return Number(/^server\.(\d+)=/.exec(this.serverLine(index))![1]);
+  }
 
   /** The member whose `srvr` says `Mode: leader`, waiting (bounded) through an election. */
   async leader(timeoutMs = 15_000): Promise<ZkServer> {

@@ -2,7 +2,8 @@ import { ZOOKEEPER_ERROR_CODES, ZooKeeperError } from '../../errors/zookeeper.er
 import { LeaderContact, routeOf, touchSlackMs } from '../leader-contact.js';
 import type { SessionHandle, SessionHandleEvents } from '../session-handle.js';
 import { OPEN_ACL_UNSAFE, type CreateMode, type Watcher, type ZkAcl, type ZkIdentity, type ZkStat } from '../types.js';
-import { parseConnectString } from '../connect-string.js';
+import { parseConnectString, type ServerAddress } from '../connect-string.js';
+import { CONFIG_NODE } from '../ensemble-config.js';
 import { multiOp, multiReadOp, type MultiOp, type MultiResult, type ReadOp, type ReadResult } from './multi.js';
 import { CreateFlag, WatcherType } from './op-codes.js';
 import {
@@ -25,7 +26,7 @@ import { isValidPath } from './path-check.js';
 import { ProtocolSession } from './protocol-session.js';
 import { parseSessionIdHex, sessionIdHex } from './records.js';
 import { socketDialer, type Dialer, type ZkTlsOptions } from './server-link.js';
-import { WatchRegistry, type WatchKind } from './watch-registry.js';
+import { mergeWatches, WatchRegistry, type WatchKind } from './watch-registry.js';
 
 export interface ProtocolHandleOptions {
   /** `host:port[,host:port...][/chroot]` */
@@ -45,6 +46,10 @@ type PathCheck = readonly [path: string, sequential: boolean];
 /** Sequential create modes (2, 3, 6) have the sequence bit. */
 const isSequential = (flags: number): boolean => (flags & 2) !== 0;
 
+// Why this file is long: it is the driver's whole request surface, one short method per request of
+// the protocol, each mapping its paths through the chroot; the connection's state machine, the
+// records and the watch tables are in their own files.
+
 /**
  * The TypeScript driver: a `SessionHandle` over `ProtocolSession`, with the chroot applied to
  * every path, the watches kept in a `WatchRegistry` (and set again after every reconnection),
@@ -54,6 +59,8 @@ export class ProtocolHandle implements SessionHandle {
   private readonly session: ProtocolSession;
   private readonly contact: LeaderContact;
   private readonly watches: WatchRegistry;
+  /** Watches on `CONFIG_NODE`, which no chroot applies to: kept by server path, apart from the chrooted ones. */
+  private readonly configWatches: WatchRegistry;
   private readonly chroot: string;
   private closedCode: number | undefined;
 
@@ -64,6 +71,7 @@ export class ProtocolHandle implements SessionHandle {
   ) {
     const { hosts, chroot } = parseConnectString(options.connectString);
     this.watches = new WatchRegistry((error, event) => events.onWatcherError?.(error, event));
+    this.configWatches = new WatchRegistry((error, event) => events.onWatcherError?.(error, event));
     this.chroot = chroot;
     this.contact = new LeaderContact(() => touchSlackMs(this.session.negotiatedTimeoutMs));
     this.session = new ProtocolSession(
@@ -84,15 +92,20 @@ export class ProtocolHandle implements SessionHandle {
         closed: (code) => {
           this.closedCode = code;
           this.watches.clear();
+          this.configWatches.clear();
           events.onClosed(code);
         },
-        notification: (type, serverPath) => this.watches.dispatch(type, this.fromServer(serverPath)),
+        notification: (type, serverPath) => {
+          if (serverPath === CONFIG_NODE) this.configWatches.dispatch(type, serverPath);
+          // Outside the chroot (the config node under one) it is no node the application watches.
+          if (this.isUnderChroot(serverPath)) this.watches.dispatch(type, this.fromServer(serverPath));
+        },
         sent: (operation, sentAt) => this.contact.sent(routeOf(operation), sentAt),
         answered: (operation, sentAt, err) => {
           if (this.contact.replied(operation, sentAt, err)) events.onLeaderAnswer?.();
         },
         attemptFailed: (server, reason) => events.onAttemptFailed?.(server, reason),
-        watchesToRestore: () => this.watches.toRestore((path) => this.toServer(path)),
+        watchesToRestore: () => mergeWatches(this.watches.toRestore((path) => this.toServer(path)), this.configWatches.toRestore((path) => path)),
       },
     );
   }
@@ -217,6 +230,25 @@ export class ProtocolHandle implements SessionHandle {
     if (!serverStillNeeded) await this.request(removeWatchesOp(this.toServer(path), type), path);
   }
 
+  /**
+   * The ensemble's configuration (`/zookeeper/config`), with a data watch when `watcher` is given:
+   * read at that absolute path whatever the chroot, as the Java client's `getConfig` does, and its
+   * watch kept apart (`configWatches`), so that a chrooted `/zookeeper/config` of the application
+   * is not mistaken for it. Not counted in `watcherCount`, which counts the application's watches.
+   */
+  getConfig(watcher?: Watcher): Promise<{ data: Buffer; stat: ZkStat }> {
+    const op = getDataOp(CONFIG_NODE, !!watcher);
+    if (!watcher) return this.session.send(op, CONFIG_NODE);
+    return this.session.send(op, CONFIG_NODE, (err) => {
+      if (err === 0) this.configWatches.add('data', CONFIG_NODE, watcher);
+    });
+  }
+
+  /** Dials `hosts` from now on; a connection to a server among `left` moves (see `ProtocolSession.updateHosts`). */
+  updateServers(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void {
+    this.session.updateHosts(hosts, left);
+  }
+
   /** Paths of the ephemeral nodes this session owns under `prefixPath`. */
   async getEphemerals(prefixPath = '/'): Promise<string[]> {
     const paths = await this.request(getEphemeralsOp(this.toServer(prefixPath)), prefixPath);
@@ -262,6 +294,10 @@ export class ProtocolHandle implements SessionHandle {
   private toServer(path: string): string {
     if (!this.chroot) return path;
     return path === '/' ? this.chroot : this.chroot + path;
+  }
+
+  private isUnderChroot(serverPath: string): boolean {
+    return !this.chroot || serverPath === this.chroot || serverPath.startsWith(`${this.chroot}/`);
   }
 
   private fromServer(path: string): string {

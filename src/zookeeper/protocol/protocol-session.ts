@@ -80,7 +80,7 @@ type State = 'connecting' | 'handshaking' | 'connected' | 'closing' | 'closed';
  * server reports it expired on a resume, when authentication fails, or when closed.
  */
 export class ProtocolSession {
-  private readonly hosts: HostList;
+  private hosts: HostList;
   private state: State = 'connecting';
   private link: ServerLink | undefined;
   private address: ServerAddress | undefined;
@@ -151,6 +151,24 @@ export class ProtocolSession {
       if (this.state === 'connected') this.write(pending);
       else this.outbox.push(pending);
     });
+  }
+
+  /**
+   * The servers to dial from now on (the ensemble's members changed: `EnsembleTracker`). The
+   * connection is kept unless its server is among `left`, the servers that left the ensemble: then
+   * it is dropped and the session moves to a member. The Java client (`StaticHostProvider.updateServerList`)
+   * also moves some connections to newly added servers to even out the load, with a probability;
+   * here a connection only moves when it must, so a reconfig costs no other reconnection. Only a
+   * server named as the configuration names it can be known to have left: a connect string that
+   * names the servers otherwise (a DNS name for the config's address) moves nothing.
+   */
+  updateHosts(hosts: readonly ServerAddress[], left: readonly ServerAddress[]): void {
+    if (hosts.length === 0 || this.isClosed) return;
+    this.hosts = new HostList(hosts, this.options.random);
+    const current = this.address;
+    if (this.state !== 'connected' || !current) return;
+    if (!left.some((host) => host.host === current.host && host.port === current.port)) return;
+    this.drop(new Error(`${current.host}:${current.port} left the ensemble`));
   }
 
   /** Adds credentials: sent now if connected, and again first thing after every reconnection. */

@@ -173,3 +173,9 @@ export class WatchRegistry {
     this.oneShotCount = 0;
   }
 }
+
+/** Two registries' watches for one `setWatches` (the chrooted ones and the config node's), each server path once. */
+export function mergeWatches(a: WatchesToRestore, b: WatchesToRestore): WatchesToRestore {
+  const merge = (x: readonly string[], y: readonly string[]) => [...new Set([...x, ...y])];
+  return { data: merge(a.data, b.data), exist: merge(a.exist, b.exist), child: merge(a.child, b.child), persistent: merge(a.persistent, b.persistent), persistentRecursive: merge(a.persistentRecursive, b.persistentRecursive) };
+}

@@ -46,6 +46,17 @@ export class ReplicatedLog {
   ) {
     this.startCounting();
     this.tree = new ZnodeTree(sequenceStart);
+    this.startTrees();
+  }
+
+  /**
+   * Every tree has seen the zxid the log counts on from, before any transaction: a client that saw
+   * a later one (of a previous run of the dev server, whose zxids started lower) is refused, one
+   * that saw an earlier one is not.
+   */
+  private startTrees(): void {
+    this.tree.lastZxid = this.zxidStart;
+    for (const member of this.members) member.tree.lastZxid = this.zxidStart;
   }
 
   /** The leader's tree (for writes' checks and inspection; replicas have their own). */
@@ -146,6 +157,7 @@ export class ReplicatedLog {
       member.applied = 0;
       (member as { tree: ZnodeTree }).tree = new ZnodeTree(this.sequenceStart);
     }
+    this.startTrees();
   }
 
   /** `member` applies the log as far as it goes (unless it lags), fires its watches, releases held replies. */

@@ -44,6 +44,13 @@ interface Znode {
   readonly children: Set<string>;
 }
 
+/** `/zookeeper`, its `quota` and its read-only `config` (`ZooDefs.Ids.READ_ACL_UNSAFE`), parents first. */
+const SYSTEM_NODES: readonly (readonly [string, readonly ZkAcl[]])[] = [
+  ['/zookeeper', OPEN_ACL_UNSAFE],
+  ['/zookeeper/config', [{ perms: ZK_PERMS.READ, scheme: 'world', id: 'anyone' }]],
+  ['/zookeeper/quota', OPEN_ACL_UNSAFE],
+];
+
 /** A committed change, in zxid order: what the leader decided and every replica applies. */
 export type Txn =
   | {
@@ -135,6 +142,17 @@ export class ZnodeTree {
   /** `sequenceStart`: where every node's child-create count starts (a simulation's option, to reach the wrap at 2^31 early). */
   constructor(private readonly sequenceStart = 0) {
     this.nodes.set('/', { data: Buffer.alloc(0), acl: OPEN_ACL_UNSAFE, stat: newStat(0n, 0, 0n, 0), children: new Set(), creates: sequenceStart, start: sequenceStart });
+    // What the server's `DataTree` makes before any transaction: no zxid, and no create counted in
+    // the parent (so `/` shows cversion -1, as on a fresh server). An empty `/zookeeper/config` is
+    // what a standalone server has: clients that follow the membership (`EnsembleTracker`) read it.
+    for (const [path, acl] of SYSTEM_NODES) {
+      // The config node's ACL is set after it is made (`setACL(..., -1)`), which leaves its aversion at -1.
+      const stat = { ...newStat(0n, 0, 0n, 0), aversion: path === '/zookeeper/config' ? -1 : 0 };
+      this.nodes.set(path, { data: Buffer.alloc(0), acl, stat, children: new Set(), creates: sequenceStart, start: sequenceStart });
+      const parent = this.nodes.get(parentOf(path))!;
+      parent.children.add(basenameOf(path));
+      parent.stat.numChildren = parent.children.size;
+    }
   }
 
   /** The leader's check of a write against this (its) tree: the transaction, or the failure. */
@@ -159,7 +177,8 @@ export class ZnodeTree {
         return { type: 'create', zxid, time, path: created, data: request.data, owner, acl };
       }
       case 'delete': {
-        if (path === '/') return new ZkFault(RC.BADARGUMENTS);
+        // `PrepRequestProcessor.getParentPathAndValidate`: `/` and the system nodes (`isSpecialPath`) are never deleted.
+        if (path === '/' || SYSTEM_NODES.some(([system]) => system === path)) return new ZkFault(RC.BADARGUMENTS);
         const parent = this.nodes.get(parentOf(path));
         const node = this.nodes.get(path);
         if (!parent || !node) return new ZkFault(RC.NONODE);
