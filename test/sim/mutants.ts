@@ -356,6 +356,8 @@ export const MUTANTS: readonly Mutant[] = [
         replace: 'if (node?.own !== mine || this.session.sessionId !== mine.sessionId)',
       },
     ],
+    survives:
+      "The own-node watch that stops standing is the one that fired: its event (our node deleted or marked) reaches the waiter before the predecessor's deletion, ZooKeeper telling one session's events in order, and wakes it to look at the queue again, so the wait never ends with a departure while that watch is down. The check is the grant's own proof, kept so that it does not lean on how the wait is woken",
   },
   {
     // The read timeout of ClientCnxn.SendThread (2/3 of the session timeout without hearing anything).
