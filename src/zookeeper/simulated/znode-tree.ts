@@ -97,7 +97,6 @@ export interface MultiOpResult {
   readonly stat?: SimStat;
 }
 
-
 /** A persistent node (or container) as a file keeps it between two runs of a server (see `ZnodeTree.persistentNodes`). */
 export interface PersistentNode {
   readonly path: string;
@@ -335,9 +334,6 @@ export class ZnodeTree {
    */
   setWatches(session: bigint, relativeZxid: bigint, watches: ResentWatches): Notification[] {
     const fired: Notification[] = [];
-    // Persistent watches are set again as they were, with no event for what changed meanwhile (`DataTree.setWatches`).
-    for (const path of watches.persistent ?? []) this.addWatch(path, session, false);
-    for (const path of watches.recursive ?? []) this.addWatch(path, session, true);
     for (const path of watches.data) {
       const node = this.nodes.get(path);
       if (!node) fired.push({ session, type: 'deleted', path });
@@ -354,6 +350,10 @@ export class ZnodeTree {
       else if (node.stat.pzxid > relativeZxid) fired.push({ session, type: 'child', path });
       else this.watch('child', path, session);
     }
+    // Then the persistent ones, set again as they were, with no event for what changed meanwhile,
+    // and after the one-shot ones, whose mode they take over on the same path (`DataTree.setWatches`).
+    for (const path of watches.persistent ?? []) this.addWatch(path, session, false);
+    for (const path of watches.recursive ?? []) this.addWatch(path, session, true);
     return fired;
   }
 
