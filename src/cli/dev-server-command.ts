@@ -12,7 +12,8 @@ function notice(server: DevServer, command: DevServerCommand): string {
     `nestjs-zk-lock dev-server: a DEVELOPMENT ZooKeeper on ${server.connectString}, not for production.`,
     `  One member (no replication, no failover); the tree is ${where}.`,
     '  No TLS, no SASL (digest auth and ACLs only). TTL nodes, multiRead, whoAmI and reconfig are refused',
-    '  with ZooKeeper\'s UNIMPLEMENTED (-6). Sessions expire in real time; Ctrl-C stops it.',
+    '  with ZooKeeper\'s UNIMPLEMENTED (-6); four-letter words (ruok, srvr...) as not in the whitelist.',
+    '  Sessions expire in real time; Ctrl-C stops it.',
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { ZooKeeperProtocolError } from '../errors/zookeeper-protocol.error.js';
 import { FrameDecoder } from '../zookeeper/protocol/frame-decoder.js';
+import { fourLetterWordOf, fourLetterWordRefusal } from './four-letter-words.js';
 import { readRequestFrame, writeAuthFailed, writeNotification, writeReply } from '../zookeeper/simulated/frame-codec.js';
 import { connectResponseOf, handshakeRequestOf, readConnectRequest } from '../zookeeper/simulated/handshake-codec.js';
 import type { ClientPacket, ConnectionClient, Member, ServerConnection } from '../zookeeper/simulated/server-connection.js';
@@ -25,9 +26,10 @@ export interface FrameSessionHost {
  * one at a time), its reply and the session's watch events written back in order. The codec is
  * the simulator's (`frame-codec.ts`), the semantics the ensemble's: this class only moves bytes.
  *
- * The server closes the connection on unframeable bytes or a garbled request, after an auth packet
- * of a scheme it does not know (AUTHFAILED first), and when the ensemble drops the connection
- * (session expired or closed). The client closing its socket leaves the session to expire.
+ * A connection that opens with a four-letter word gets ZooKeeper's refusal of a word it does not
+ * execute, then closes (`four-letter-words.ts`). The server closes the connection on unframeable
+ * bytes or a garbled request, after an auth packet of a scheme it does not know (AUTHFAILED
+ * first), and when the ensemble drops the connection (session expired or closed). The client closing its socket leaves the session to expire.
  */
 export class FrameSession implements ConnectionClient {
   readonly actor: string;
@@ -37,6 +39,8 @@ export class FrameSession implements ConnectionClient {
   private readonly decoder: FrameDecoder;
   /** Frames that came while the handshake was pending: the server reads nothing more until it answered (`NIOServerCnxn.disableRecv`). */
   private readonly early: Buffer[] = [];
+  /** The connection's first bytes until there are four: a four-letter word or a frame's length. */
+  private head: Buffer | undefined = Buffer.alloc(0);
 
   constructor(
     private readonly host: FrameSessionHost,
@@ -72,6 +76,17 @@ export class FrameSession implements ConnectionClient {
 
   private received(chunk: Buffer): void {
     if (this.phase === 'closed') return;
+    if (this.head) {
+      this.head = Buffer.concat([this.head, chunk]);
+      if (this.head.length < 4) return;
+      const word = fourLetterWordOf(this.head);
+      if (word !== undefined) {
+        this.write(fourLetterWordRefusal(word));
+        return this.end();
+      }
+      chunk = this.head;
+      this.head = undefined;
+    }
     let frames: Buffer[];
     try {
       frames = this.decoder.push(chunk);
