@@ -4,7 +4,8 @@
  * does not expose; the page says so ("your guard refused the live stream: 403") instead of
  * "reconnecting…" forever. With the header on every request (as a proxy adds it), the page shows
  * a lock this process holds with its exact fencing token, marked as held here, and labels each
- * timeline line as this process's event or a change seen in the cluster.
+ * timeline line as this process's event or a change seen in the cluster. A semaphore nobody queues
+ * on reads as free, not "0 of ?".
  */
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
@@ -102,6 +103,22 @@ describe('the dashboard page behind a header guard, in headless Chromium', () =>
       assert.match(seen, /cluster/, seen);
     } finally {
       await held.release();
+      await page.close();
+    }
+  });
+
+  it('shows a semaphore nobody queues on as free, not as "0 of ?"', async () => {
+    const page = await open('all');
+    try {
+      await page.waitForFunction(() => document.querySelector('#link')?.textContent === 'live', undefined, { timeout: WAIT_MS });
+      // Its permits are written in the queue nodes: once the last one is gone, nothing says how many there are.
+      await (await app.get(LockService).acquireSemaphore('exports', { permits: 3 })).release();
+      const cell = '#semaphores tr[data-name="exports"] td:nth-child(2)';
+      await page
+        .waitForFunction((selector) => /free/.test(document.querySelector(selector)?.textContent ?? ''), cell, { timeout: WAIT_MS })
+        .catch(async (error: unknown) => assert.fail(`the permits cell shows "${await page.locator(cell).textContent().catch(() => 'nothing')}": ${String(error)}`));
+      assert.equal(await page.locator(cell).textContent(), 'free (nobody queued)');
+    } finally {
       await page.close();
     }
   });
