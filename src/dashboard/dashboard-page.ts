@@ -82,6 +82,9 @@ const PAGE = `<!doctype html>
 <script>
 (() => {
   const BASE = location.pathname.replace(/\\/+$/, '');
+  // The query string the page was loaded with goes on to every request it makes (its stream, its
+  // actions): EventSource sends no header of ours, so a guard may look for a token there instead.
+  const QUERY = location.search;
   const MAX_WAITERS_SHOWN = 20;
   const MAX_TIMELINE = 500;
   /** After the stream failed with an error status other than the guard's: how long until the page opens it again. */
@@ -127,7 +130,7 @@ const PAGE = `<!doctype html>
     const question = kind === 'release' ? 'Ask the holder of lock "' + name + '" to let go?' : 'Ask the leader of election "' + name + '" to step down?';
     if (!window.confirm(question)) return;
     const path = kind === 'release' ? '/api/locks/' + encodeURIComponent(name) + '/release' : '/api/elections/' + encodeURIComponent(name) + '/step-down';
-    const response = await fetch(BASE + path, { method: 'POST', headers: { 'x-zk-lock-confirm': 'yes' } });
+    const response = await fetch(BASE + path + QUERY, { method: 'POST', headers: { 'x-zk-lock-confirm': 'yes' } });
     const body = await response.json().catch(() => ({}));
     addEvent({ at: new Date().toISOString(), type: kind === 'release' ? 'dashboard.release' : 'dashboard.step-down', name, origin: 'page', detail: response.ok ? (body.requested ? 'asked ' + (body.identity || body.node) : 'nobody asked: ' + body.reason) : 'failed: ' + (body.message || response.status) });
   }
@@ -217,7 +220,7 @@ const PAGE = `<!doctype html>
   const link = (text, cls, title) => { $('link').textContent = text; $('link').className = 'pill ' + cls; $('link').title = title || ''; };
 
   function openStream() {
-    const stream = new EventSource(BASE + '/api/stream');
+    const stream = new EventSource(BASE + '/api/stream' + QUERY);
     // Each (re)connection starts with the recent timeline again: start the list afresh.
     stream.addEventListener('open', () => { events.length = 0; $('timeline').replaceChildren(); link('live', 'ok'); });
     stream.addEventListener('error', () => {
@@ -236,14 +239,14 @@ const PAGE = `<!doctype html>
     const asking = new AbortController();
     let status;
     try {
-      status = (await fetch(BASE + '/api/stream', { signal: asking.signal, cache: 'no-store' })).status;
+      status = (await fetch(BASE + '/api/stream' + QUERY, { signal: asking.signal, cache: 'no-store' })).status;
     } catch (error) {
       status = undefined; // unreachable: the server is down, or the network
     } finally {
       asking.abort(); // a 200 is the stream itself: only its status was wanted
     }
     if (status === 401 || status === 403) {
-      return link('your guard refused the live stream: ' + status, 'bad', "The browser sends the stream request with this page's cookies but no header of yours: a guard for the page must accept a cookie (a session) or the client's address.");
+      return link('your guard refused the live stream: ' + status, 'bad', "The browser sends the stream request with this page's cookies but no header of yours: a guard for the page must accept a cookie (a session), the client's address, or a token in the page's query string (passed on to the stream).");
     }
     link((status === undefined ? 'unreachable' : 'the live stream failed: ' + status) + ', retrying…', 'warn');
     setTimeout(openStream, RETRY_MS);

@@ -1,8 +1,8 @@
 /**
- * The dashboard page in headless Chromium behind a header guard (issue 31): the browser's
+ * The dashboard page in headless Chromium behind a token guard (issue 31): the browser's
  * EventSource sends no custom header, so the live stream is refused with a 403 that EventSource
  * does not expose; the page says so ("your guard refused the live stream: 403") instead of
- * "reconnecting…" forever. With the header on every request (as a proxy adds it), the page shows
+ * "reconnecting…" forever. A token in the page's query string reaches the stream too. With the header on every request (as a proxy adds it), the page shows
  * a lock this process holds with its exact fencing token, marked as held here, and labels each
  * timeline line as this process's event or a change seen in the cluster. A semaphore nobody queues
  * on reads as free, not "0 of ?".
@@ -27,14 +27,16 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 const WAIT_MS = 20_000;
 const TOKEN = 'let-me-in';
 
+/** Lets in a request carrying the token in a header, or in the query string (`?admin-token=`). */
 @Injectable()
-class HeaderGuard implements CanActivate {
+class TokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    return context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers['x-admin-token'] === TOKEN;
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; query: Record<string, unknown> }>();
+    return request.headers['x-admin-token'] === TOKEN || request.query['admin-token'] === TOKEN;
   }
 }
 
-describe('the dashboard page behind a header guard, in headless Chromium', () => {
+describe('the dashboard page behind a token guard, in headless Chromium', () => {
   let app: INestApplication;
   let browser: Browser | undefined;
   let url: string;
@@ -44,7 +46,7 @@ describe('the dashboard page behind a header guard, in headless Chromium', () =>
     @Module({
       imports: [
         ZkLockModule.forRoot({ connect: sharedConnect(), root: testRoot(), sessionTimeoutMs: 4000, isGlobal: true, identity: 'page-app' }),
-        ZkLockDashboardModule.forRoot({ guard: HeaderGuard }),
+        ZkLockDashboardModule.forRoot({ guard: TokenGuard }),
       ],
     })
     class AppModule {}
@@ -80,6 +82,18 @@ describe('the dashboard page behind a header guard, in headless Chromium', () =>
       assert.equal(await page.locator('#link').textContent(), 'your guard refused the live stream: 403');
       assert.match((await page.locator('#link').getAttribute('class')) ?? '', /\bbad\b/);
       assert.match((await page.locator('#link').getAttribute('title')) ?? '', /cookie/, 'says what a guard of a browser page can check');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('passes the query string the page was loaded with on to its stream, so that a query-token guard lets both in', async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(`${url}?admin-token=${TOKEN}#payout`);
+      await page
+        .waitForFunction(() => document.querySelector('#link')?.textContent === 'live', undefined, { timeout: WAIT_MS })
+        .catch(async (error: unknown) => assert.fail(`the page shows "${await page.locator('#link').textContent()}": ${String(error)}`));
     } finally {
       await page.close();
     }
