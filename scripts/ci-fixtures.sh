@@ -20,9 +20,9 @@ for fixture in "${fixtures[@]}"; do
   echo "fixtures: $fixture"
   cp -r "$root/fixtures/$fixture" "$work/$fixture"
   cd "$work/$fixture"
-  # As on a machine without a compiler: no install scripts, and the optional `zookeeper` package
-  # (the native driver's C client) absent, as npm leaves it when its build fails there. The default
-  # TypeScript driver needs neither. (Not `--omit=optional`: npm applies it to the whole tree and
+  # As on a machine without a compiler: no install scripts, and no `zookeeper` package (the native
+  # driver's C client, an optional peer dependency that npm does not install; removed in case a
+  # dependency brought it). The default TypeScript driver needs neither. (Not `--omit=optional`: npm applies it to the whole tree and
   # drops the project's own prebuilt optional binaries too; Vitest then fails in nest12 with
   # "Cannot find module './rolldown-binding.wasi.cjs'".)
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error

@@ -41,7 +41,7 @@ export interface ZkLockModuleOptions {
   tls?: ZkTlsOptions;
   /**
    * Which ZooKeeper client speaks for the module: `typescript` (default), the library's own, or
-   * `native`, the C client of the optional `zookeeper` package (which must then be installed).
+   * `native`, the C client of the `zookeeper` package (an optional peer dependency: the project installs it).
    */
   driver?: ZkDriver;
   /** Log level of the ZooKeeper C client (stderr), `driver: 'native'` only. Default `silent`: state changes go to Nest's Logger. */

@@ -2,9 +2,9 @@ import { ZkLockError } from './zk-lock.error.js';
 
 /**
  * The `zookeeper` package (the native binding of the ZooKeeper C client) could not be loaded, so
- * no session can be opened. It is an optional dependency: npm leaves it out when it cannot build it
- * (no python3, make or g++), and the install still succeeds so that unit tests on
- * `nestjs-zk-lock/testing`, which need no native code, run anyway. `cause` is the loader's error.
+ * no session of `driver: 'native'` can be opened. It is an optional peer dependency, which npm does
+ * not install: a project that chooses that driver installs it (it compiles on install: python3,
+ * make and g++). The default TypeScript driver needs none of it. `cause` is the loader's error.
  */
 export class NativeClientMissingError extends ZkLockError {
   constructor(options?: { cause?: unknown }) {
@@ -12,9 +12,9 @@ export class NativeClientMissingError extends ZkLockError {
     super(
       'ZK_NATIVE_CLIENT_MISSING',
       `The ZooKeeper native client (npm package \`zookeeper\`) could not be loaded: ${reason}. ` +
-        'It builds on install and needs python3, make and g++; npm 11 runs its build only once approved ' +
-        '(`npm install-scripts approve zookeeper`). Then run `npm rebuild zookeeper`. ' +
-        'Unit tests with nestjs-zk-lock/testing need no native client.',
+        "driver: 'native' needs it in your project: `npm install zookeeper@7` (it builds on install: python3, make and g++; " +
+        'with npm 11, `npm install-scripts approve zookeeper`, then `npm rebuild zookeeper`). ' +
+        "The default driver ('typescript') needs no native client.",
       options,
     );
   }

@@ -7,7 +7,7 @@ import { ZooKeeperHandle, type ClientLogLevel } from './zookeeper-handle.js';
 
 /**
  * Which client speaks to ZooKeeper: `typescript`, the library's own (the default: no compiler at
- * install, TLS, exact times), or `native`, the optional `zookeeper` package (the C client).
+ * install, TLS, exact times), or `native`, the `zookeeper` package (the C client), an optional peer dependency.
  */
 export type ZkDriver = 'typescript' | 'native';
 export const ZK_DRIVERS: readonly ZkDriver[] = ['typescript', 'native'];

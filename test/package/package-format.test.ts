@@ -93,6 +93,16 @@ describe('the packed package', { timeout: 600_000 }, () => {
     assert.equal(report.nativeLoaded, false, 'loading every entry point loaded the native client');
   });
 
+  // Issues 30 and 31: an install compiles nothing. npm installs a package's dependencies and its
+  // optional dependencies (and tries to build them), but not an optional peer dependency.
+  it('installs nothing but itself: no dependency, the native client an optional peer', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(scratch, 'node_modules/nestjs-zk-lock/package.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    assert.equal(pkg.dependencies, undefined, 'no runtime dependency');
+    assert.equal(pkg.optionalDependencies, undefined, 'npm installs (and builds) optional dependencies');
+    assert.equal(typeof pkg.peerDependencies?.zookeeper, 'string', 'the native client is a peer dependency');
+    assert.deepEqual(pkg.peerDependenciesMeta?.zookeeper, { optional: true });
+  });
+
   // Issue 31: `moduleResolution: node` reads `typesVersions`, not `exports`: a subpath missing there
   // has no types in such a project (the dashboard's had none).
   it('names every subpath of exports in typesVersions, with the types exports give require', () => {
