@@ -1,0 +1,61 @@
+/**
+ * Partitioned leadership on a real server, replicas on separate sessions of one process: all 64
+ * partitions owned and balanced after start, exactly 16 moved when a fourth replica joins, and a
+ * graceful leave re-owned and balanced again, never a partition with two owners on the way.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { LockClient } from '../../src/recipes/lock/lock-client.js';
+import { testRoot } from '../lock/lock-test-kit.js';
+import { waitFor } from '../support/wait.js';
+import { balanced, ownersOf, startReplica, stopReplica, type Replica } from './partition-kit.js';
+
+describe('a partition set of 64 over real sessions', () => {
+  const replicas: Replica[] = [];
+  after(async () => {
+    await Promise.all(replicas.splice(0).map((replica) => stopReplica(replica)));
+  });
+
+  it('3 replicas: all owned, 22/21/21; a fourth joins: exactly 16 move, 16 each; one leaves: re-owned, balanced', async () => {
+    const root = testRoot();
+    for (const name of ['a', 'b', 'c']) replicas.push(await startReplica(root, name));
+    const three = await balanced(replicas);
+
+    // Exclusivity on the way: sampled while the fourth joins (ownersOf throws on a double claim).
+    let doubleClaim: unknown;
+    const sampler = setInterval(() => {
+      try { ownersOf(replicas); } catch (error) { doubleClaim ??= error; }
+    }, 5);
+    replicas.push(await startReplica(root, 'd'));
+    const four = await balanced(replicas);
+    // Settled: the assignment is stable and what the replicas hold.
+    await waitFor(() => replicas.every((r) => r.set.assignedOwners.filter((o) => o === r.set.memberId).length === 16), { message: 'assignment of 16 each' });
+    const moved = four.filter((owner, k) => owner !== three[k]);
+    assert.equal(moved.length, 16, 'exactly the minimum moved');
+    assert.ok(moved.every((owner) => owner === 'd'), 'only to the newcomer');
+
+    const leaver = replicas.shift()!;
+    const leaverOwned = leaver.set.ownedNow;
+    await stopReplica(leaver);
+    const remaining = await balanced(replicas);
+    clearInterval(sampler);
+    assert.equal(doubleClaim, undefined, String(doubleClaim));
+    const movedAgain = remaining.filter((owner, k) => owner !== four[k]);
+    assert.equal(movedAgain.length, leaverOwned.length, "only the leaver's partitions moved");
+  });
+
+  it('fencing tokens grow per partition over its owners', async () => {
+    const root = testRoot();
+    const first = await startReplica(root, 'first', { count: 4 });
+    replicas.push(first);
+    await waitFor(() => first.set.ownedNow.length === 4, { message: 'first owns all 4' });
+    const before = [0, 1, 2, 3].map((k) => first.set.ownership(k)!.token);
+    const second = await startReplica(root, 'second', { count: 4 });
+    replicas.push(second);
+    await waitFor(() => second.set.ownedNow.length === 2 && first.set.ownedNow.length === 2, { message: '2 and 2' });
+    for (const k of second.set.ownedNow) assert.ok(second.set.ownership(k)!.token > before[k]!, `partition ${k}'s token grew`);
+    // A partition's lock is an ordinary lock: a LockClient on the set's directory sees it held.
+    const probe = new LockClient(second.session, { root: first.set.path });
+    assert.equal(await probe.tryAcquire(String(second.set.ownedNow[0])), undefined, 'held by its owner');
+  });
+});
