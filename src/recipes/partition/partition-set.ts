@@ -184,7 +184,7 @@ export class PartitionSet {
     this.assignment.stop();
     await Promise.all(this.holders.map((holder) => holder.close(this.options.drainTimeoutMs ?? 10_000)));
     await this.locks.close('the partition set was closed');
-    this.owned.next([]);
+    if (this.owned.value.length > 0) this.owned.next([]);
     this.owned.complete();
   }
 

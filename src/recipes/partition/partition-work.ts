@@ -41,6 +41,9 @@ export class PartitionWork {
         if (holder.lease !== lease) return undefined; // draining or lost while waiting
         const owner = { token: lease.fencingToken, holder: this.identity, signal: lease.signal };
         const section = await this.locks.enterGuarded(String(partition), owner, this.recoveryFor(partition));
+        // The entry's reply may come in after the lease was lost (this process stalled while it was
+        // under way): no run starts as the owner of a lost partition (DESIGN §8.8).
+        lease.assertHeld();
         let value: T;
         try {
           value = await fn({ partition, token: lease.fencingToken, signal: lease.signal, checkpoint: (progress) => section.checkpoint(progress), recovered: section.recovered });
