@@ -90,7 +90,9 @@ export class PartitionHolder {
     this.want(false);
     if (this.state.kind === 'idle') return;
     const idle = new Promise<void>((resolve) => (this.whenIdle = resolve));
-    await Promise.race([idle, pause(drainTimeoutMs)]);
+    const timer = new AbortController(); // the bound's timer must not outlive the drain
+    await Promise.race([idle, pause(drainTimeoutMs, timer.signal)]);
+    timer.abort();
   }
 
   private setState(state: HolderState): void {
