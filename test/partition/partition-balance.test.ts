@@ -58,4 +58,25 @@ describe('a partition set of 64 over real sessions', () => {
     const probe = new LockClient(second.session, { root: first.set.path });
     assert.equal(await probe.tryAcquire(String(second.set.ownedNow[0])), undefined, 'held by its owner');
   });
+
+  it('handOver: the partition moves to the other replica after its running work, and balance holds', async () => {
+    const root = testRoot();
+    const a = await startReplica(root, 'ha', { count: 4 });
+    replicas.push(a);
+    const b = await startReplica(root, 'hb', { count: 4 });
+    replicas.push(b);
+    await waitFor(() => a.set.ownedNow.length === 2 && b.set.ownedNow.length === 2, { message: '2 and 2' });
+    const k = a.set.ownedNow[0]!;
+    // A run in progress on k: the hand-over waits for it.
+    let finish!: () => void;
+    const running = a.set.run(k, () => new Promise<void>((resolve) => (finish = resolve)));
+    await waitFor(() => finish !== undefined, { message: 'run started' });
+    await a.set.handOver(k);
+    await waitFor(() => !a.set.ownedNow.includes(k), { message: 'a stops reporting k' });
+    assert.ok(!b.set.ownedNow.includes(k), 'not owned by b while a\'s run on it goes on');
+    finish();
+    await running;
+    await waitFor(() => b.set.ownedNow.includes(k) && a.set.ownedNow.length === 2 && b.set.ownedNow.length === 2, { message: 'k moved to b, 2 and 2' });
+    assert.ok(!a.set.ownedNow.includes(k));
+  });
 });
