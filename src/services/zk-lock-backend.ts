@@ -41,7 +41,7 @@ export function zooKeeperBackend(session: ZkSessionClient, options: ResolvedZkLo
     locks: new LockClient(session, { root: options.root, identity: options.identity, events, logger: new Logger('ZkLock') }),
     createElection: (electionOptions) => new LeaderElection(session, { ...electionOptions, events }),
     requestStepDown: async (name) => requestRelease(session, znodePaths.electionDir(options.root, validateLockName(name)), 'n'),
-    createPartitionSet: (setOptions) => new PartitionSet(session, setOptions),
+    createPartitionSet: (setOptions) => new PartitionSet(session, { ...setOptions, events }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import { CorruptStateError } from '../../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
@@ -91,6 +92,11 @@ export class Assigner {
           return parseMember(path, id, data);
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) return undefined; // left meanwhile; the child watch has fired
+          // A node that is no member of ours (written by hand, another version): it gets no partitions.
+          if (error instanceof CorruptStateError) {
+            this.logger.warn(`${error.message}: not counted as a member`);
+            return undefined;
+          }
           throw error;
         }
       }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
+import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
@@ -81,21 +82,26 @@ export class Membership {
   private async create(): Promise<void> {
     const sessionId = this.session.sessionId;
     const name = `m-${randomUUID()}`;
+    const path = `${this.dir}/${name}`;
     for (let failures = 0; !this.stopped.signal.aborted && this.session.sessionId === sessionId; ) {
       try {
-        await this.session.create(`${this.dir}/${name}`, encodeMember(this.record), 'ephemeral');
-      } catch (error) {
-        if (ZooKeeperError.is(error, 'NONODE')) {
-          await ensurePath(this.session, this.dir, 'persistent').catch(() => undefined);
+        try {
+          await this.session.create(path, encodeMember(this.record), 'ephemeral');
+        } catch (error) {
+          if (!ZooKeeperError.is(error, 'NONODE')) throw error;
+          await ensurePath(this.session, this.dir, 'persistent'); // a new set: make its directory, then try again
           continue;
         }
+      } catch (error) {
+        if (error instanceof SessionClosedError) return;
         // Our earlier try landed although its reply was lost: the name is ours alone.
         if (!ZooKeeperError.is(error, 'NODEEXISTS')) {
           failures += 1;
-          if (error instanceof ZooKeeperError && error.isConnectionError) {
+          if (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone)) {
+            // Rejects once stopped or closed: the loop's condition then ends it.
             await this.session.waitForConnection(this.stopped.signal).catch(() => undefined);
           } else {
-            this.logger.warn(`Could not create member node ${this.dir}/${name} (retrying): ${String(error)}`);
+            this.logger.warn(`Could not create member node ${path} (retrying): ${String(error)}`);
             await pause(backoffDelay(failures), this.stopped.signal);
           }
           continue;

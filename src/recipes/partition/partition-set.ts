@@ -4,7 +4,10 @@ import { PartitionOutOfRangeError } from '../../errors/partition-out-of-range.er
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
+import type { EventSink } from '../../observability/event-sink.js';
 import { LeaderElection } from '../election/leader-election.js';
+import type { LeadershipEventsByChannel } from '../election/leadership-events.js';
+import type { LockEventsByChannel } from '../lock/lock-events.js';
 import { validateLockName } from '../lock-name.js';
 import { LockClient } from '../lock/lock-client.js';
 import type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from '../ready/ready-state.js';
@@ -37,6 +40,8 @@ export interface PartitionSetOptions {
   /** How long `close()` lets running work finish before the partitions' locks are revoked. Default 10000. */
   readonly drainTimeoutMs?: number;
   readonly logger?: PartitionSetLogger;
+  /** Where the partitions' lock events and the assigner's leadership events go. Default: the `node:diagnostics_channel` channels only. */
+  readonly events?: EventSink<LockEventsByChannel & LeadershipEventsByChannel>;
 }
 
 /** Repairs what an owner of `partition` left half-done; runs in its next owner before that one's work. */
@@ -90,7 +95,7 @@ export class PartitionSet {
     this.path = znodePaths.partitionSetDir(options.root, this.name);
     this.logger = options.logger ?? console;
     const paths = { members: `${this.path}/members`, assignment: `${this.path}/assignment` };
-    this.locks = new LockClient(session, { root: this.path, identity: options.identity, logger: this.logger });
+    this.locks = new LockClient(session, { root: this.path, identity: options.identity, logger: this.logger, events: options.events });
     const host = {
       session,
       locks: this.locks,
@@ -102,7 +107,8 @@ export class PartitionSet {
     this.holders = Array.from({ length: this.count }, (_, k) => new PartitionHolder(k, String(k), host));
     this.work = new PartitionWork(this.locks, options.identity, host.recoveryFor);
     this.membership = new Membership(session, paths.members, options.identity, capacity, this.logger, () => this.apply());
-    const election = new LeaderElection(session, { root: this.path, name: 'assigner', identity: options.identity, logger: { log() {}, warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) } });
+    const electionLogger = { log() {}, warn: (message: string) => this.logger.warn(message), error: (message: string) => this.logger.error(message) };
+    const election = new LeaderElection(session, { root: this.path, name: 'assigner', identity: options.identity, logger: electionLogger, events: options.events });
     this.assigner = new Assigner(session, election, paths, this.count, this.logger);
     this.assignment = new ZnodeFollower(session, paths.assignment, (watcher) => this.readAssignment(paths.assignment, watcher), this.logger);
   }

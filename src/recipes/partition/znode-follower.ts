@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
@@ -21,7 +22,8 @@ export class ZnodeFollower {
   private again = false;
   private failures = 0;
   private states: Subscription | undefined;
-  private readonly stopped = new AbortController();
+  /** Aborted by `stop()`; a new one for each `start()` (an assigner stops and starts with its leadership). */
+  private stopped = new AbortController();
   /** One watcher for every look: the client keeps one entry per path and watcher, so watches on nodes that never change do not pile up. */
   private readonly watcher: Watcher = () => this.poke();
 
@@ -35,6 +37,7 @@ export class ZnodeFollower {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopped = new AbortController();
     // A replaced session lost our watches with it: look again on it. (A reconnection of the same session keeps them.)
     let sessionId = this.session.sessionId;
     this.states = this.session.state$.subscribe((change) => {
@@ -47,6 +50,7 @@ export class ZnodeFollower {
   }
 
   stop(): void {
+    if (!this.running) return;
     this.running = false;
     this.states?.unsubscribe();
     this.stopped.abort();
@@ -75,12 +79,19 @@ export class ZnodeFollower {
       }
     } while (this.again && this.running);
     this.looking = false;
+    // Stopped and started again while a failed look waited: the new start's look is still owed.
+    if (this.again && this.running) this.poke();
   }
 
   /** After a failed look: the connection back, or a back-off for anything else. False once stopped. */
   private async waitAfter(error: unknown): Promise<boolean> {
     this.failures += 1;
     if (!this.running) return false;
+    // Closed for good: nothing will answer again.
+    if (error instanceof SessionClosedError) {
+      this.stop();
+      return false;
+    }
     if (error instanceof ZooKeeperError && (error.isConnectionError || error.isSessionGone)) {
       try {
         await this.session.waitForConnection(this.stopped.signal);
