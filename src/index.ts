@@ -114,6 +114,7 @@ export { InvalidPartitionCountError } from './errors/invalid-partition-count.err
 export { UnknownPartitionSetError } from './errors/unknown-partition-set.error.js';
 export { PartitionOutOfRangeError } from './errors/partition-out-of-range.error.js';
 export { DuplicatePartitionSetError } from './errors/duplicate-partition-set.error.js';
+export { PartitionMovingError } from './errors/partition-moving.error.js';
 export { SemaphorePermitsMismatchError } from './errors/semaphore-permits-mismatch.error.js';
 export { NativeClientMissingError } from './errors/native-client-missing.error.js';
 export { TlsHandshakeError } from './errors/tls-handshake.error.js';

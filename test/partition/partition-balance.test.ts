@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { PartitionMovingError } from '../../src/errors/partition-moving.error.js';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { testRoot } from '../lock/lock-test-kit.js';
 import { waitFor } from '../support/wait.js';
@@ -67,13 +68,19 @@ describe('a partition set of 64 over real sessions', () => {
     replicas.push(b);
     await waitFor(() => a.set.ownedNow.length === 2 && b.set.ownedNow.length === 2, { message: '2 and 2' });
     const k = a.set.ownedNow[0]!;
-    // A run in progress on k: the hand-over waits for it.
+    // A run in progress on k: the hand-over asks it to finish (moveRequested) and waits for it.
     let finish!: () => void;
-    const running = a.set.run(k, () => new Promise<void>((resolve) => (finish = resolve)));
-    await waitFor(() => finish !== undefined, { message: 'run started' });
+    let moveReason: unknown;
+    const running = a.set.run(k, async (run) => {
+      await new Promise<void>((resolve) => run.moveRequested.addEventListener('abort', () => resolve(), { once: true }));
+      moveReason = run.moveRequested.reason;
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
     await a.set.handOver(k);
-    await waitFor(() => !a.set.ownedNow.includes(k), { message: 'a stops reporting k' });
-    assert.ok(!b.set.ownedNow.includes(k), 'not owned by b while a\'s run on it goes on');
+    await waitFor(() => finish !== undefined, { message: 'the run was asked to finish' });
+    assert.ok(moveReason instanceof PartitionMovingError, String(moveReason));
+    assert.ok(!a.set.ownedNow.includes(k), 'a stopped reporting k');
+    assert.ok(!b.set.ownedNow.includes(k), "not owned by b while a's run on it goes on");
     finish();
     await running;
     await waitFor(() => b.set.ownedNow.includes(k) && a.set.ownedNow.length === 2 && b.set.ownedNow.length === 2, { message: 'k moved to b, 2 and 2' });

@@ -1,4 +1,5 @@
 import { LockAbortedError } from '../../errors/lock-aborted.error.js';
+import { PartitionMovingError } from '../../errors/partition-moving.error.js';
 import { SessionClosedError } from '../../errors/session-closed.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { backoffDelay, pause } from '../backoff.js';
@@ -30,7 +31,9 @@ export interface HolderHost {
 type HolderState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'queued'; readonly abort: AbortController }
-  | { readonly kind: 'taking-over' | 'owned' | 'draining'; readonly lease: Lease };
+  | { readonly kind: 'taking-over'; readonly lease: Lease }
+  /** `moving` aborts when the drain starts: the runs' `moveRequested`. */
+  | { readonly kind: 'owned' | 'draining'; readonly lease: Lease; readonly moving: AbortController };
 
 /**
  * Keeps one partition's lock held while the assignment gives it to this replica, and gives it up
@@ -50,6 +53,8 @@ export class PartitionHolder {
     readonly partition: number,
     private readonly lockName: string,
     private readonly host: HolderHost,
+    /** The set's directory, for error messages. */
+    private readonly setPath: string,
   ) {}
 
   /** The lease while the partition is owned (granted, repaired, not draining, not lost). */
@@ -81,7 +86,12 @@ export class PartitionHolder {
    * recovery runs at that take-over, before any new work on the partition.
    */
   recycle(lease: Lease): void {
-    if (this.state.kind === 'owned' && this.state.lease === lease) void this.drain(lease);
+    if (this.state.kind === 'owned' && this.state.lease === lease) void this.drain(lease, 'a run threw: taken again so that its recovery runs first');
+  }
+
+  /** Aborts once the partition is to leave this replica (its drain started); undefined when not owned or draining. */
+  get moveRequested(): AbortSignal | undefined {
+    return this.state.kind === 'owned' || this.state.kind === 'draining' ? this.state.moving.signal : undefined;
   }
 
   /** Stops wanting the partition and waits (at most `drainTimeoutMs`) until it is released. */
@@ -106,7 +116,7 @@ export class PartitionHolder {
     const { state } = this;
     if (this.wanted && state.kind === 'idle') void this.acquire();
     else if (!this.wanted && state.kind === 'queued') state.abort.abort(new Error('the partition was assigned elsewhere'));
-    else if (!this.wanted && state.kind === 'owned') void this.drain(state.lease);
+    else if (!this.wanted && state.kind === 'owned') void this.drain(state.lease, this.closed ? 'the set is closing' : 'assigned elsewhere');
   }
 
   private async acquire(): Promise<void> {
@@ -133,8 +143,8 @@ export class PartitionHolder {
     if (this.state.kind !== 'taking-over' || this.state.lease !== lease) return; // lost meanwhile
     if (!lease.isHeld) return this.lost(lease);
     this.failures = 0;
-    if (this.wanted) this.setState({ kind: 'owned', lease });
-    else await this.drain(lease);
+    if (this.wanted) this.setState({ kind: 'owned', lease, moving: new AbortController() });
+    else await this.drain(lease, 'assigned elsewhere');
   }
 
   /**
@@ -163,8 +173,10 @@ export class PartitionHolder {
   }
 
   /** Stops reporting the partition, waits for its running work, then releases its lock. */
-  private async drain(lease: Lease): Promise<void> {
-    this.setState({ kind: 'draining', lease });
+  private async drain(lease: Lease, reason: string): Promise<void> {
+    const moving = this.state.kind === 'owned' ? this.state.moving : new AbortController();
+    this.setState({ kind: 'draining', lease, moving });
+    moving.abort(new PartitionMovingError(this.setPath, this.partition, reason));
     if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     this.drained = undefined;
     try {

@@ -104,7 +104,7 @@ export class PartitionSet {
       changed: () => this.report(),
       logger: this.logger,
     };
-    this.holders = Array.from({ length: this.count }, (_, k) => new PartitionHolder(k, String(k), host));
+    this.holders = Array.from({ length: this.count }, (_, k) => new PartitionHolder(k, String(k), host, this.path));
     this.work = new PartitionWork(this.locks, options.identity, host.recoveryFor);
     this.membership = new Membership(session, paths.members, options.identity, capacity, this.logger, () => this.apply());
     const electionLogger = { log() {}, warn: (message: string) => this.logger.warn(message), error: (message: string) => this.logger.error(message) };

@@ -15,6 +15,13 @@ export interface PartitionSection {
   readonly signal: AbortSignal;
   /** Throws `LockLostError` when the partition is no longer owned: for checks between steps of long work. */
   assertHeld(): void;
+  /**
+   * Aborts (with `PartitionMovingError`) once the partition is to leave this replica: assigned
+   * elsewhere (a join, a hand-over), or the set is closing. Cooperative: it stays owned, and the
+   * next owner waits, until this run (and any other of the partition) has returned; finish at a
+   * safe point. A loss aborts `signal` instead.
+   */
+  readonly moveRequested: AbortSignal;
   /** Records progress; the next owner's recovery handler receives the last value if this run does not finish. */
   checkpoint(progress: unknown): Promise<void>;
   /** The interrupted run that was repaired when this run entered, if any. */
@@ -45,6 +52,7 @@ export class PartitionWork {
     const turn = previous.then(async () => {
       try {
         if (holder.lease !== lease) return undefined; // draining or lost while waiting
+        const moveRequested = holder.moveRequested!; // owned until this run returns: a drain waits for it
         const owner = { token: lease.fencingToken, holder: this.identity, signal: lease.signal };
         const section = await this.locks.enterGuarded(String(partition), owner, this.recoveryFor(partition));
         // The entry's reply may come in after the lease was lost (this process stalled while it was
@@ -60,6 +68,7 @@ export class PartitionWork {
               return lease.signal;
             },
             assertHeld: () => lease.assertHeld(),
+            moveRequested,
             checkpoint: (progress) => section.checkpoint(progress),
             recovered: section.recovered,
           });
