@@ -128,7 +128,10 @@ export class PartitionHolder {
       lease = await this.host.locks.acquire(this.lockName, { signal: abort.signal });
     } catch (error) {
       this.setState({ kind: 'idle' });
-      if (error instanceof LockAbortedError || error instanceof SessionClosedError || this.closed) return this.reconcile();
+      // Closed for good: queueing again would fail at once, again and again.
+      if (error instanceof SessionClosedError) return;
+      // Aborted: no longer ours (or ours again meanwhile: then queue again at once).
+      if (error instanceof LockAbortedError || this.closed) return this.reconcile();
       this.failures += 1;
       this.host.logger.warn(`Queueing for partition ${this.partition} failed (retrying): ${String(error)}`);
       await pause(backoffDelay(this.failures));
