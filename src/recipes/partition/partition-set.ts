@@ -1,9 +1,7 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { InvalidPartitionCountError } from '../../errors/invalid-partition-count.error.js';
 import { PartitionOutOfRangeError } from '../../errors/partition-out-of-range.error.js';
-import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import type { Watcher } from '../../zookeeper/types.js';
 import type { EventSink } from '../../observability/event-sink.js';
 import { LeaderElection } from '../election/leader-election.js';
 import type { LeadershipEventsByChannel } from '../election/leadership-events.js';
@@ -13,11 +11,10 @@ import { LockClient } from '../lock/lock-client.js';
 import type { InterruptedSection, RecoveryHandler, RecoverySuccessor } from '../ready/ready-state.js';
 import { znodePaths } from '../znode-paths.js';
 import { Assigner } from './assigner.js';
+import { AssignmentView } from './assignment-view.js';
 import { Membership } from './membership.js';
 import { PartitionHolder } from './partition-holder.js';
-import { parseAssignment } from './partition-records.js';
 import { PartitionWork, type PartitionSection } from './partition-work.js';
-import { ZnodeFollower } from './znode-follower.js';
 
 export type { PartitionSection } from './partition-work.js';
 
@@ -73,18 +70,16 @@ export class PartitionSet {
   private readonly holders: PartitionHolder[];
   private readonly membership: Membership;
   private readonly assigner: Assigner;
-  private readonly assignment: ZnodeFollower;
+  private readonly assignment: AssignmentView;
   private readonly work: PartitionWork;
   private readonly logger: PartitionSetLogger;
   private recovery: PartitionRecoveryHandler | undefined;
-  /** The owners of the last assignment read. */
-  private owners: readonly (string | null)[] = [];
   private readonly declined = new Set<number>();
   private started = false;
   private closed = false;
 
   constructor(
-    private readonly session: ZkSessionClient,
+    session: ZkSessionClient,
     private readonly options: PartitionSetOptions,
   ) {
     this.name = validateLockName(options.name);
@@ -110,7 +105,7 @@ export class PartitionSet {
     const electionLogger = { log() {}, warn: (message: string) => this.logger.warn(message), error: (message: string) => this.logger.error(message) };
     const election = new LeaderElection(session, { root: this.path, name: 'assigner', identity: options.identity, logger: electionLogger, events: options.events });
     this.assigner = new Assigner(session, election, paths, this.count, this.logger);
-    this.assignment = new ZnodeFollower(session, paths.assignment, (watcher) => this.readAssignment(paths.assignment, watcher), this.logger);
+    this.assignment = new AssignmentView(session, paths.assignment, this.count, this.logger, () => this.apply());
   }
 
   /** The partitions this replica owns, ascending: replays the current list, emits on change, completes on `close()`. */
@@ -172,7 +167,7 @@ export class PartitionSet {
    */
   async handOver(partition: number): Promise<void> {
     this.check(partition);
-    if (this.owners[partition] !== this.membership.id) return;
+    if (this.assignment.owners[partition] !== this.membership.id) return;
     this.declined.add(partition);
     await this.membership.decline([...this.declined]);
   }
@@ -196,7 +191,7 @@ export class PartitionSet {
 
   /** The owner (member node name) of each partition in the stored assignment; for tests and tools. */
   get assignedOwners(): readonly (string | null)[] {
-    return this.owners;
+    return this.assignment.owners;
   }
 
   /** This replica's member node name on the current session, once made. */
@@ -209,31 +204,14 @@ export class PartitionSet {
     return partition;
   }
 
-  private async readAssignment(path: string, watcher: Watcher): Promise<void> {
-    try {
-      const { data } = await this.session.getData(path, watcher);
-      const { count, owners } = parseAssignment(path, data);
-      if (count !== this.count) {
-        this.logger.error(`${path} assigns ${count} partitions, this replica declares ${this.count}: ignored until the assigner rewrites it (every replica of a set must declare the same count)`);
-        return;
-      }
-      this.owners = owners;
-    } catch (error) {
-      if (!ZooKeeperError.is(error, 'NONODE')) throw error;
-      // Not written yet: its creation fires this watch.
-      if (await this.session.exists(path, watcher)) return this.assignment.poke();
-      this.owners = [];
-    }
-    this.apply();
-  }
-
   /** Wants exactly the partitions the assignment gives our member node. */
   private apply(): void {
     if (this.closed) return;
     const me = this.membership.id;
-    for (const holder of this.holders) holder.want(me !== undefined && this.owners[holder.partition] === me);
+    const { owners } = this.assignment;
+    for (const holder of this.holders) holder.want(me !== undefined && owners[holder.partition] === me);
     // A declined partition that went elsewhere is no longer declined: stickiness keeps it there.
-    const given = [...this.declined].filter((k) => this.owners[k] !== me);
+    const given = [...this.declined].filter((k) => owners[k] !== me);
     if (given.length > 0) {
       for (const k of given) this.declined.delete(k);
       this.membership.decline([...this.declined]).catch((error: unknown) => this.logger.warn(`Could not update member node of ${this.path}: ${String(error)}`));
