@@ -86,4 +86,25 @@ describe('a partition set of 64 over real sessions', () => {
     await waitFor(() => b.set.ownedNow.includes(k) && a.set.ownedNow.length === 2 && b.set.ownedNow.length === 2, { message: 'k moved to b, 2 and 2' });
     assert.ok(!a.set.ownedNow.includes(k));
   });
+
+  it('a failing recovery handler is retried; the partition is not reported owned until it succeeds', async () => {
+    const solo = await startReplica(testRoot(), 'solo', { count: 2 });
+    replicas.push(solo);
+    await waitFor(() => solo.set.ownedNow.length === 2, { message: 'both owned' });
+    const attempts: string[] = [];
+    let ownedDuringFailure: readonly number[] | undefined;
+    solo.set.onRecovery((partition) => {
+      attempts.push(`recover ${partition}`);
+      if (attempts.length === 1) {
+        ownedDuringFailure = solo.set.ownedNow;
+        throw new Error('the repair failed');
+      }
+    });
+    await assert.rejects(solo.set.run(1, () => { throw new Error('the run failed'); }), /the run failed/);
+    await waitFor(() => attempts.length === 2 && solo.set.ownedNow.includes(1), { message: 'recovered on the second attempt, owned again' });
+    assert.deepEqual(ownedDuringFailure, [0], 'not reported owned while its recovery fails');
+    assert.deepEqual(attempts, ['recover 1', 'recover 1']);
+    await solo.set.run(1, () => undefined);
+    assert.equal(attempts.length, 2, 'nothing more to recover');
+  });
 });
