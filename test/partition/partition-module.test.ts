@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { Injectable, type INestApplicationContext } from '@nestjs/common';
+import { Cron, ScheduleModule } from '@nestjs/schedule';
 import { Test } from '@nestjs/testing';
 import { afterEach, describe, it } from 'node:test';
 import { ForEachOwnedPartition } from '../../src/decorators/for-each-owned-partition.decorator.js';
@@ -43,6 +44,23 @@ class OutboxRelay {
   @OnPartitionRecovery('outbox')
   repair(partition: number, interrupted: InterruptedSection): void {
     this.recoveries.push({ partition, interrupted });
+  }
+}
+
+@Injectable()
+class CronRelay {
+  readonly runs = new Map<string, Set<number>>([['cronAbove', new Set()], ['cronBelow', new Set()]]);
+
+  @Cron('* * * * * *')
+  @ForEachOwnedPartition('outbox')
+  cronAbove(partition: number): void {
+    this.runs.get('cronAbove')!.add(partition);
+  }
+
+  @ForEachOwnedPartition('outbox')
+  @Cron('* * * * * *')
+  cronBelow(partition: number): void {
+    this.runs.get('cronBelow')!.add(partition);
   }
 }
 
@@ -133,5 +151,16 @@ describe('partition sets in Nest', () => {
     const relay = moduleRef.get(OutboxRelay);
     await tick(relay);
     assert.deepEqual(relay.runs.map((run) => run.partition).sort((x, y) => x - y), Array.from({ length: COUNT }, (_, k) => k));
+  });
+
+  it('composes with @Cron in either order: the ticks run for every owned partition', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [ScheduleModule.forRoot(), ZkLockTestingModule.forRoot({ partitions: [{ name: 'outbox', count: COUNT }] })],
+      providers: [CronRelay],
+    }).compile();
+    apps.push(moduleRef);
+    await moduleRef.init();
+    const relay = moduleRef.get(CronRelay);
+    await waitFor(() => [...relay.runs.values()].every((ran) => ran.size === COUNT), { timeoutMs: 15_000, message: 'both cron methods ran for every partition' });
   });
 });
