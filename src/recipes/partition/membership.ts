@@ -47,7 +47,7 @@ export class Membership {
     this.states = this.session.state$.subscribe((change) => {
       if (!isConnectedState(change.state) || change.sessionId === sessionId) return;
       sessionId = change.sessionId;
-      this.enqueue(() => this.create());
+      this.enqueue(() => this.create()).catch((error: unknown) => this.logger.warn(`Could not join ${this.dir}: ${String(error)}`));
     });
   }
 
@@ -65,12 +65,12 @@ export class Membership {
     const name = this.id;
     this.name = undefined;
     if (name === undefined) return;
-    try {
-      await this.session.delete(`${this.dir}/${name}`);
-    } catch (error) {
+    const deleted = this.session.delete(`${this.dir}/${name}`).catch((error: unknown) => {
       // Gone already (with its session), or unreachable: the server removes it with the session.
       if (!ZooKeeperError.is(error, 'NONODE')) this.logger.warn(`Could not delete member node ${this.dir}/${name} (it goes with the session): ${String(error)}`);
-    }
+    });
+    // Disconnected: the delete goes on in the background; leaving never waits for an unreachable ensemble.
+    if (isConnectedState(this.session.state)) await deleted;
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {
