@@ -107,4 +107,15 @@ describe('a partition set of 64 over real sessions', () => {
     await solo.set.run(1, () => undefined);
     assert.equal(attempts.length, 2, 'nothing more to recover');
   });
+
+  it('an assignment znode that holds something else is rewritten by the assigner, and the partitions stay owned', async () => {
+    const solo = await startReplica(testRoot(), 'solo', { count: 4 });
+    replicas.push(solo);
+    await waitFor(() => solo.set.ownedNow.length === 4 && solo.set.assignedOwners.length === 4, { message: 'all owned' });
+    await solo.session.setData(`${solo.set.path}/assignment`, Buffer.from('not an assignment'), -1);
+    // The assigner looks again when the members change: a second replica joins.
+    const second = await startReplica(solo.set.path.replace(/\/partitions\/outbox$/, ''), 'second', { count: 4 });
+    replicas.push(second);
+    await waitFor(() => solo.set.ownedNow.length === 2 && second.set.ownedNow.length === 2, { message: 'rewritten: 2 and 2' });
+  });
 });

@@ -105,16 +105,26 @@ export class Assigner {
   }
 
   private async readAssignment(): Promise<{ owners: Owners; version: number } | undefined> {
+    let read: { data: Buffer; stat: { version: number } };
     try {
-      const { data, stat } = await this.session.getData(this.paths.assignment);
-      const { count, owners } = parseAssignment(this.paths.assignment, data);
-      // Written for another count (the set was redeclared): start afresh rather than keep a wrong shape.
-      if (count !== this.count) this.logger.warn(`${this.paths.assignment} was computed for ${count} partitions, this replica declares ${this.count}: reassigning all`);
-      return { owners: count === this.count ? owners : [], version: stat.version };
+      read = await this.session.getData(this.paths.assignment);
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) return undefined;
       throw error;
     }
+    const { data, stat } = read;
+    let parsed: { count: number; owners: Owners };
+    try {
+      parsed = parseAssignment(this.paths.assignment, data);
+    } catch (error) {
+      // Not ours to read (written by hand, another version): overwritten from scratch, or no replica could ever follow it.
+      if (!(error instanceof CorruptStateError)) throw error;
+      this.logger.warn(`${error.message}: reassigning all`);
+      return { owners: [], version: stat.version };
+    }
+    // Written for another count (the set was redeclared): start afresh rather than keep a wrong shape.
+    if (parsed.count !== this.count) this.logger.warn(`${this.paths.assignment} was computed for ${parsed.count} partitions, this replica declares ${this.count}: reassigning all`);
+    return { owners: parsed.count === this.count ? parsed.owners : [], version: stat.version };
   }
 }
 

@@ -1,3 +1,4 @@
+import { CorruptStateError } from '../../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
@@ -37,7 +38,16 @@ export class AssignmentView {
   private async read(watcher: Watcher): Promise<void> {
     try {
       const { data } = await this.session.getData(this.path, watcher);
-      const { count, owners } = parseAssignment(this.path, data);
+      let parsed: { count: number; owners: Owners };
+      try {
+        parsed = parseAssignment(this.path, data);
+      } catch (error) {
+        if (!(error instanceof CorruptStateError)) throw error;
+        // The assigner overwrites it; our watch (set with this read) brings that in.
+        this.logger.error(`${error.message}: kept the previous assignment until the assigner rewrites it`);
+        return;
+      }
+      const { count, owners } = parsed;
       if (count !== this.count) {
         this.logger.error(`${this.path} assigns ${count} partitions, this replica declares ${this.count}: ignored until the assigner rewrites it (every replica of a set must declare the same count)`);
         return;
