@@ -31,6 +31,12 @@ export { LeaderElection, type LeaderElectionOptions, type LeaderElectionLogger }
 export { LeaderSection } from './recipes/election/leader-work.js';
 export type { LeaderSuspendPolicy } from './recipes/election/leadership-term.js';
 export type { Election } from './recipes/election/leader-election.js';
+export { PartitionService } from './services/partition.service.js';
+export { ForEachOwnedPartition } from './decorators/for-each-owned-partition.decorator.js';
+export { OnPartitionRecovery } from './decorators/on-partition-recovery.decorator.js';
+export { PartitionSet, type PartitionSetOptions, type PartitionSetLogger, type PartitionSection, type PartitionRecoveryHandler } from './recipes/partition/partition-set.js';
+export { assignPartitions, type PartitionMember, type Owners } from './recipes/partition/assignment.js';
+export type { ZkLockPartitionOptions } from './zk-lock.options.js';
 
 export { ZkLockEvents } from './observability/zk-lock-events.js';
 export {
@@ -104,6 +110,11 @@ export { ElectionClosedError } from './errors/election-closed.error.js';
 export { RepeatedConnectionLossError } from './errors/repeated-connection-loss.error.js';
 export { LockOrderError } from './errors/lock-order.error.js';
 export { LockUpgradeError } from './errors/lock-upgrade.error.js';
+export { InvalidPartitionCountError } from './errors/invalid-partition-count.error.js';
+export { UnknownPartitionSetError } from './errors/unknown-partition-set.error.js';
+export { PartitionOutOfRangeError } from './errors/partition-out-of-range.error.js';
+export { DuplicatePartitionSetError } from './errors/duplicate-partition-set.error.js';
+export { PartitionMovingError } from './errors/partition-moving.error.js';
 export { SemaphorePermitsMismatchError } from './errors/semaphore-permits-mismatch.error.js';
 export { NativeClientMissingError } from './errors/native-client-missing.error.js';
 export { TlsHandshakeError } from './errors/tls-handshake.error.js';

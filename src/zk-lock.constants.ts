@@ -30,3 +30,14 @@ export interface OnLeaderRecoveryMetadata {
   /** undefined: the module's default election. */
   readonly election: string | undefined;
 }
+
+/** On a `@ForEachOwnedPartition` method (the wrapper). */
+export const FOR_EACH_OWNED_PARTITION_METADATA = 'nestjs-zk-lock:for_each_owned_partition';
+
+/** On an `@OnPartitionRecovery` method. */
+export const ON_PARTITION_RECOVERY_METADATA = 'nestjs-zk-lock:on_partition_recovery';
+
+/** What `@ForEachOwnedPartition` and `@OnPartitionRecovery` record: the partition set. */
+export interface PartitionSetMetadata {
+  readonly set: string;
+}

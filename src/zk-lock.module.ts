@@ -4,6 +4,8 @@ import { ZkLockEventHub, ZkLockEvents } from './observability/zk-lock-events.js'
 import { LeaderRecoveryExplorer } from './services/leader-recovery.explorer.js';
 import { ZkLockMetadataAccessor } from './services/zk-lock-metadata.accessor.js';
 import { LeaderService } from './services/leader.service.js';
+import { PartitionRecoveryExplorer } from './services/partition-recovery.explorer.js';
+import { PartitionService } from './services/partition.service.js';
 import { LockService } from './services/lock.service.js';
 import { zkLockBackendProvider } from './services/zk-lock-backend.js';
 import { zkLockEventProviders } from './services/zk-lock-events.provider.js';
@@ -22,8 +24,19 @@ import { ZkSession } from './zookeeper/supervised-session.js';
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [zkLockOptionsProvider, ...zkLockEventProviders, zkSessionProvider, zkLockBackendProvider, LockService, LeaderService, ZkLockMetadataAccessor, LeaderRecoveryExplorer],
-  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService, ZkLockEvents],
+  providers: [
+    zkLockOptionsProvider,
+    ...zkLockEventProviders,
+    zkSessionProvider,
+    zkLockBackendProvider,
+    LockService,
+    LeaderService,
+    PartitionService,
+    ZkLockMetadataAccessor,
+    LeaderRecoveryExplorer,
+    PartitionRecoveryExplorer,
+  ],
+  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService, PartitionService, ZkLockEvents],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {
   constructor(

@@ -5,9 +5,12 @@ import { validateDuration } from './errors/duration-option.js';
 import { InvalidLockNameError } from './errors/invalid-lock-name.error.js';
 import { InvalidOptionsError } from './errors/invalid-options.error.js';
 import { refuseUnknownKeys } from './errors/known-keys.js';
+import { DuplicatePartitionSetError } from './errors/duplicate-partition-set.error.js';
+import { InvalidPartitionCountError } from './errors/invalid-partition-count.error.js';
 import { validateLockName } from './recipes/lock-name.js';
+import { znodePaths } from './recipes/znode-paths.js';
 import { TEST_RUNNER_CONNECT_TIMEOUT_MS, testRunnerOf } from './zk-lock.test-runner.js';
-import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions } from './zk-lock.options.js';
+import { ZK_LOCK_DEFAULTS, type ResolvedZkLockOptions, type ZkLockElectionOptions, type ZkLockModuleOptions, type ZkLockPartitionOptions } from './zk-lock.options.js';
 import { CREATOR_ALL_ACL, ZK_PERMS, type ZkAcl, type ZkAuth } from './zookeeper/types.js';
 import { ZK_DRIVERS, type ZkDriver } from './zookeeper/open-session-handle.js';
 import type { ZkTlsOptions } from './zookeeper/protocol/server-link.js';
@@ -21,9 +24,10 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\ud800-\uf8ff\ufff0-\uffff]/;
 // Every key of each options type: `satisfies` makes the compiler check the list both ways, so a new option cannot be refused as unknown.
 /** The keys of `ZkLockModuleOptions`, in the order the README lists them. */
 export const ZK_LOCK_OPTION_KEYS: readonly string[] = Object.keys({
-  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, maxRecordBytes: 1, tls: 1, driver: 1, clientLogLevel: 1, followEnsemble: 1,
+  connect: 1, root: 1, sessionTimeoutMs: 1, connectTimeoutMs: 1, auth: 1, acl: 1, identity: 1, drainTimeoutMs: 1, election: 1, partitions: 1, maxRecordBytes: 1, tls: 1, driver: 1, clientLogLevel: 1, followEnsemble: 1,
 } satisfies Record<keyof ZkLockModuleOptions, 1>);
 const ELECTION_KEYS = Object.keys({ name: 1, joinOnBootstrap: 1, suspendPolicy: 1, warmUpHandOver: 1 } satisfies Record<keyof ZkLockElectionOptions, 1>);
+const PARTITION_KEYS = Object.keys({ name: 1, count: 1, capacity: 1 } satisfies Record<keyof ZkLockPartitionOptions, 1>);
 const AUTH_KEYS = Object.keys({ scheme: 1, credentials: 1 } satisfies Record<keyof ZkAuth, 1>);
 const ACL_KEYS = Object.keys({ perms: 1, scheme: 1, id: 1 } satisfies Record<keyof ZkAcl, 1>);
 /** The module's own options (`ZkLockModuleExtras`): `forRoot` takes them out before validation; a `forRootAsync` factory must not return them. */
@@ -54,6 +58,7 @@ export function resolveZkLockOptions(options: ZkLockModuleOptions | undefined): 
     maxRecordBytes: validateInteger('maxRecordBytes', options.maxRecordBytes ?? ZK_LOCK_DEFAULTS.maxRecordBytes, 1, MAX_INT32),
     election: validateElection(options.election),
     electionConfigured: options.election !== undefined,
+    partitions: validatePartitions(options.root ?? ZK_LOCK_DEFAULTS.root, options.partitions),
   };
 }
 
@@ -95,6 +100,30 @@ function validateElection(value: unknown): ResolvedZkLockOptions['election'] {
   }
   if (typeof warmUpHandOver !== 'boolean') throw new InvalidOptionsError('election.warmUpHandOver', `expected true or false, got ${describeValue(warmUpHandOver)}`);
   return { name, joinOnBootstrap, suspendPolicy, warmUpHandOver };
+}
+
+/** Each set named once, validly, with a positive integer count and capacity (`InvalidPartitionCountError`, `DuplicatePartitionSetError`). */
+function validatePartitions(root: string, value: unknown): ResolvedZkLockOptions['partitions'] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new InvalidOptionsError('partitions', `expected a list of { name, count, capacity? }, got ${describeValue(value)}`);
+  const seen = new Set<string>();
+  return value.map((entry: unknown, index) => {
+    const field = `partitions[${index}]`;
+    if (entry === null || typeof entry !== 'object') throw new InvalidOptionsError(field, 'expected { name, count, capacity? }');
+    refuseUnknownKeys(entry, PARTITION_KEYS, `${field}.`);
+    const { name, count, capacity = 1 } = entry as ZkLockPartitionOptions;
+    try {
+      validateLockName(name);
+    } catch (error) {
+      if (error instanceof InvalidLockNameError) throw new InvalidOptionsError(`${field}.name`, error.problem);
+      throw error;
+    }
+    if (!Number.isInteger(count) || count < 1) throw new InvalidPartitionCountError(name, 'count', count);
+    if (!Number.isInteger(capacity) || capacity < 1) throw new InvalidPartitionCountError(name, 'capacity', capacity);
+    if (seen.has(name)) throw new DuplicatePartitionSetError(name, znodePaths.partitionSetDir(root, name));
+    seen.add(name);
+    return { name, count, capacity };
+  });
 }
 
 /**

@@ -72,6 +72,22 @@ export interface ZkLockModuleOptions {
    * lock-only application takes part in no election.
    */
   election?: ZkLockElectionOptions;
+  /**
+   * Partition sets this process takes part in (`PartitionService`, `@ForEachOwnedPartition`), each
+   * in `<root>/partitions/<name>`; every replica of a set must declare the same `count`. They join
+   * on bootstrap and leave on shutdown (running work gets `drainTimeoutMs`).
+   */
+  partitions?: readonly ZkLockPartitionOptions[];
+}
+
+/** One partition set (`ZkLockModuleOptions.partitions`). */
+export interface ZkLockPartitionOptions {
+  /** The set's name (one znode name, as lock names). */
+  name: string;
+  /** How many partitions: 0 … count - 1. A positive integer, the same on every replica. */
+  count: number;
+  /** This replica's weight: a replica of capacity 2 owns twice the partitions of one of capacity 1. Default 1. */
+  capacity?: number;
 }
 
 /** Options of the default election (`ZkLockModuleOptions.election`). */
@@ -115,6 +131,7 @@ export interface ResolvedZkLockOptions {
   readonly election: Required<Readonly<ZkLockElectionOptions>>;
   /** Whether `election` was given: only then does the default election join without being asked for. */
   readonly electionConfigured: boolean;
+  readonly partitions: readonly Required<Readonly<ZkLockPartitionOptions>>[];
 }
 
 export const ZK_LOCK_DEFAULTS = {

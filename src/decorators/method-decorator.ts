@@ -51,7 +51,7 @@ export function injectOnce(token: Parameters<typeof Inject>[0], prototype: objec
  * Why a decorated method was called on an instance without the service Nest should have injected
  * (`where` as `describeMethod` gives it), and what to do about it.
  */
-export function missingServiceReason(service: 'LockService' | 'LeaderService', where: string): string {
+export function missingServiceReason(service: 'LockService' | 'LeaderService' | 'PartitionService', where: string): string {
   const owner = where.split('.')[0];
   return `called on an instance without ${service}: import ZkLockModule.forRoot(...) in the module that provides ${owner}, or a module it imports; get the instance from Nest (not \`new\`) and keep \`this\` bound`;
 }

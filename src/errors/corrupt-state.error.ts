@@ -1,11 +1,11 @@
 import { ZkLockError } from './zk-lock.error.js';
 
-/** The ready znode holds something that is not a record this library wrote. */
+/** A znode of the library's state (a ready record, a partition set's member or assignment) holds something this library did not write. */
 export class CorruptStateError extends ZkLockError {
   constructor(
     readonly statePath: string,
     readonly problem: string,
   ) {
-    super('ZK_CORRUPT_STATE', `Ready state at ${statePath} is unreadable: ${problem}`);
+    super('ZK_CORRUPT_STATE', `State at ${statePath} is unreadable: ${problem}`);
   }
 }

@@ -4,5 +4,7 @@ export const znodePaths = {
   electionDir: (root: string, name: string) => `${root}/elections/${name}`,
   readWriteLockDir: (root: string, name: string) => `${root}/rwlocks/${name}`,
   semaphoreDir: (root: string, name: string) => `${root}/semaphores/${name}`,
+  /** A partition set's directory: its members, assignment, assigner election and partition locks (`PartitionSet`). */
+  partitionSetDir: (root: string, name: string) => `${root}/partitions/${name}`,
   ready: (dir: string) => `${dir}/ready`,
 };

@@ -6,6 +6,7 @@ import { LockClient } from '../recipes/lock/lock-client.js';
 import type { Election } from '../recipes/election/leader-election.js';
 import { LeaderElection, type LeaderElectionOptions } from '../recipes/election/leader-election.js';
 import { validateLockName } from '../recipes/lock-name.js';
+import { PartitionSet, type PartitionSetOptions } from '../recipes/partition/partition-set.js';
 import { requestRelease, type ReleaseRequest } from '../recipes/queue/release-request.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
@@ -27,6 +28,8 @@ export interface ZkLockBackend {
    * making this process a participant: no `Election` is created.
    */
   requestStepDown(name: string): Promise<ReleaseRequest>;
+  /** A partition set on the module's session (not started). */
+  createPartitionSet(options: PartitionSetOptions): PartitionSet;
 }
 
 /** Injection token of the module's `ZkLockBackend`. */
@@ -38,6 +41,7 @@ export function zooKeeperBackend(session: ZkSessionClient, options: ResolvedZkLo
     locks: new LockClient(session, { root: options.root, identity: options.identity, events, logger: new Logger('ZkLock') }),
     createElection: (electionOptions) => new LeaderElection(session, { ...electionOptions, events }),
     requestStepDown: async (name) => requestRelease(session, znodePaths.electionDir(options.root, validateLockName(name)), 'n'),
+    createPartitionSet: (setOptions) => new PartitionSet(session, { ...setOptions, events }),
   };
 }
 

@@ -119,5 +119,7 @@ export function testingBackend(production: ZkLockBackend, standIns: StandIns): Z
     locks: production.locks,
     requestStepDown: (name) => production.requestStepDown(name),
     createElection: (options) => new TestingElection(production.createElection(options), standIns, options.logger),
+    // The production recipe on the simulated server: a lone replica owns every partition.
+    createPartitionSet: (options) => production.createPartitionSet(options),
   };
 }

@@ -7,6 +7,8 @@ import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js
 import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
 import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
 import { LeaderService } from '../services/leader.service.js';
+import { PartitionRecoveryExplorer } from '../services/partition-recovery.explorer.js';
+import { PartitionService } from '../services/partition.service.js';
 import { LockService } from '../services/lock.service.js';
 import { ZK_LOCK_BACKEND, zooKeeperBackend, type ZkLockBackend } from '../services/zk-lock-backend.js';
 import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
@@ -33,8 +35,9 @@ export interface ZkLockTestingOptions extends Partial<ZkLockModuleOptions>, Part
 
 /**
  * `ZkLockModule` on a simulated ZooKeeper, for unit tests of the application's own providers: the
- * production `ZkSession`, `LockService` and `LeaderService` (so `@WithLock`, `@LeaderOnly`,
- * `@OnLeaderRecovery` and constructor injection work unchanged) run on a simulated server inside
+ * production `ZkSession`, `LockService`, `LeaderService` and `PartitionService` (so `@WithLock`,
+ * `@LeaderOnly`, `@OnLeaderRecovery`, `@ForEachOwnedPartition` and constructor injection work
+ * unchanged; the process is the only replica of each partition set, so it owns every partition) run on a simulated server inside
  * the test process (`TestingEnsemble`), plus `ZkLockTesting` to drive leadership, interruptions,
  * lost locks, the server's clock and the connection, and `ZkLockEvents`. No server, no native
  * ZooKeeper client. The session connects while the module is compiled; `close()` ends it, and
@@ -127,10 +130,12 @@ function testingModule(global: boolean, optionProviders: Provider[], imports: No
       },
       LockService,
       LeaderService,
+      PartitionService,
       ZkLockMetadataAccessor,
       LeaderRecoveryExplorer,
+      PartitionRecoveryExplorer,
     ],
-    exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, ZkLockEvents, ZkLockTesting],
+    exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, PartitionService, ZkLockEvents, ZkLockTesting],
   };
 }
 
@@ -138,8 +143,8 @@ function testingModule(global: boolean, optionProviders: Provider[], imports: No
 function resolveTestingOptions(options: Partial<ZkLockModuleOptions>): ResolvedZkLockOptions {
   if (options === null || typeof options !== 'object') throw new InvalidOptionsError('options', 'expected an object');
   refuseUnknownKeys(options, ZK_LOCK_OPTION_KEYS);
-  const { identity, election, drainTimeoutMs, maxRecordBytes } = options;
-  const resolved = resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes });
+  const { identity, election, drainTimeoutMs, maxRecordBytes, partitions } = options;
+  const resolved = resolveZkLockOptions({ connect: TestingEnsemble.connectString, identity, election, drainTimeoutMs, maxRecordBytes, partitions });
   // A unit test's hand-overs are not timed: no rehearsal (and no second ensemble in the test's process).
   return { ...resolved, election: { ...resolved.election, warmUpHandOver: false } };
 }

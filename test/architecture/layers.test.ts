@@ -28,6 +28,8 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
   // The queue's other drivers: a lock client hands out their leases too.
   { name: 'recipes: read/write lock and semaphore', patterns: [/^recipes\/(read-write|semaphore)\//] },
   { name: 'recipes: lock and election', patterns: [/^recipes\/(lock|election)\//] },
+  // Partitioned leadership: one lock per partition, an election for the assigner.
+  { name: 'recipes: partition', patterns: [/^recipes\/partition\//] },
   // Nest's answer to the library's errors, per transport: knows the errors only.
   { name: 'filters', patterns: [/^filters\//] },
   {
@@ -40,7 +42,7 @@ const LAYERS: readonly { readonly name: string; readonly patterns: readonly RegE
 ];
 
 /** The layers whose code must run without Nest (a bare `LockClient`, the CLI). */
-const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'dev server', 'recipes: common', 'recipes: queue and ready state', 'recipes: read/write lock and semaphore', 'recipes: lock and election']);
+const FREE_OF_NEST = new Set(['errors', 'zookeeper', 'dev server', 'recipes: common', 'recipes: queue and ready state', 'recipes: read/write lock and semaphore', 'recipes: lock and election', 'recipes: partition']);
 
 function layerOf(file: string): number {
   const index = LAYERS.findIndex((layer) => layer.patterns.some((pattern) => pattern.test(file)));
