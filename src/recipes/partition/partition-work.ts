@@ -7,8 +7,14 @@ export interface PartitionSection {
   readonly partition: number;
   /** The fencing token of this ownership: grows over the partition's owners. Pass it to the storage you write. */
   readonly token: bigint;
-  /** Aborts as soon as the partition is no longer owned (lost with the session, revoked at shutdown). */
+  /**
+   * Aborts as soon as the partition is no longer owned (lost with the session, revoked at
+   * shutdown). Read `run.signal.aborted` right before a side effect rather than a copy of the
+   * signal taken earlier: each read asks the session, so it is aborted at once after a stall.
+   */
   readonly signal: AbortSignal;
+  /** Throws `LockLostError` when the partition is no longer owned: for checks between steps of long work. */
+  assertHeld(): void;
   /** Records progress; the next owner's recovery handler receives the last value if this run does not finish. */
   checkpoint(progress: unknown): Promise<void>;
   /** The interrupted run that was repaired when this run entered, if any. */
@@ -46,7 +52,17 @@ export class PartitionWork {
         lease.assertHeld();
         let value: T;
         try {
-          value = await fn({ partition, token: lease.fencingToken, signal: lease.signal, checkpoint: (progress) => section.checkpoint(progress), recovered: section.recovered });
+          value = await fn({
+            partition,
+            token: lease.fencingToken,
+            // The lease's own getter on each read: it notices a stall of this process at once (see `Lease.signal`).
+            get signal() {
+              return lease.signal;
+            },
+            assertHeld: () => lease.assertHeld(),
+            checkpoint: (progress) => section.checkpoint(progress),
+            recovered: section.recovered,
+          });
         } catch (error) {
           holder.recycle(lease);
           throw error;
