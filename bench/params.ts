@@ -30,6 +30,10 @@ export interface BenchParams {
   w8_max_leases: number;
   w8_acquisitions: number;
   w8_hold_ms: number;
+  /** W9: partitions of the set, trials (each 3 → 4 → 3 → 2 replicas), and the replicas' session timeout. */
+  w9_partitions: number;
+  w9_trials: number;
+  w9_session_timeout_ms: number;
   scale_waiters: number;
   scale_locks: number;
   /** SCALE: idle sessions opened side by side to weigh one (heap and RSS per session). */
@@ -72,6 +76,9 @@ const FULL: BenchParams = {
   w8_max_leases: 4,
   w8_acquisitions: 2000,
   w8_hold_ms: 1,
+  w9_partitions: 64,
+  w9_trials: 3,
+  w9_session_timeout_ms: 2000,
   scale_waiters: 1000,
   scale_locks: 10000,
   scale_idle_sessions: 100,
@@ -93,6 +100,7 @@ const QUICK: BenchParams = {
   w6_await_sweep: false,
   w7_operations: 300,
   w8_acquisitions: 300,
+  w9_trials: 1,
   scale_waiters: 200,
   scale_locks: 1000,
   scale_idle_sessions: 50,

@@ -73,6 +73,7 @@ const WORKLOADS: Workload[] = [
   curator({ key: 'W7', timeoutMs: 120_000 }),
   ...perDriver({ key: 'W8', file: 'w8-semaphore.js', timeoutMs: 150_000 }),
   curator({ key: 'W8', timeoutMs: 150_000 }),
+  ...perDriver({ key: 'W9', file: 'w9-partitions.js', timeoutMs: 180_000 }),
   { key: 'LOOP', file: 'loop-floor.js', impl: 'node-zookeeper', timeoutMs: 240_000 },
   ...perDriver({ key: 'SCALE', file: 'scale.js', timeoutMs: 120_000, nodeArgs: ['--expose-gc'] }),
 ];

@@ -210,6 +210,20 @@ export function resultTable(doc: Json): string {
       });
     }
 
+    // Issue 33's goals: a join moves exactly the minimum; a graceful leave is re-owned within 50 ms
+    // (nothing runs, so nothing drains); a crash within 100 ms of the server's expiry of its session.
+    const w9 = lib(w.W9);
+    if (!failed('W9', w9)) {
+      const p = w9.partitions;
+      rows.push({ workload: 'W9', metric: `${p} partitions, 3 → 4 replicas: partitions moved`, value: String(w9.join_moved), target: `exactly ${w9.join_minimum_moves}`, met: w9.join_moved === w9.join_minimum_moves });
+      rows.push({ workload: 'W9', metric: '3 → 4: join to balanced', value: `${fmt(w9.join_to_balanced_ms)} ms (${fmt(w9.join_requests, 0)} requests)`, target: '' });
+      rows.push({ workload: 'W9', metric: '4 → 3, graceful leave: until all owned', value: `${fmt(w9.leave_to_owned_ms)} ms`, target: '< 50 ms', met: w9.leave_to_owned_ms < 50 });
+      rows.push({
+        workload: 'W9', metric: `3 → 2, SIGKILL: server's expiry to all owned (kill to all owned)`,
+        value: `${fmt(w9.crash_expiry_to_owned_ms)} ms (${fmt(w9.crash_kill_to_owned_ms, 0)} ms, timeout ${w9.session_timeout_ms} ms)`, target: '< 100 ms', met: w9.crash_expiry_to_owned_ms < 100,
+      });
+    }
+
     const scale = lib(w.SCALE);
     if (!failed('SCALE', scale)) {
       const q = scale.waiters;

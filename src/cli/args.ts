@@ -13,6 +13,7 @@ import { UsageError } from './usage-error.js';
 export const HELP = `Usage: nestjs-zk-lock inspect --connect <host:port[,host:port...][/chroot]> [options] [name]
        nestjs-zk-lock release --connect <hosts> [options] <lock>
        nestjs-zk-lock step-down --connect <hosts> [options] <election>
+       nestjs-zk-lock hand-over --connect <hosts> [options] <partition set> <partition>
        nestjs-zk-lock dev-server [--port <n>] [--host <address>] [--data <file>]
 
 inspect    Shows the locks and elections of nestjs-zk-lock under a root znode: each lock's holder
@@ -26,6 +27,9 @@ release    Asks the current holder of a lock to let go: its lease's \`releaseReq
 step-down  Asks the current leader of an election to step down: it resigns (running leader
            sections get drainTimeoutMs) and joins again at the back, so the next participant
            leads. Prints whom it asked.
+hand-over  Asks the replica that owns a partition of a partition set to hand it over: the set's
+           assigner moves it to another replica, and the owner lets go once its running work
+           ends. Prints whom it asked.
 dev-server Runs a single-member ZooKeeper for development and CI, without Java, until Ctrl-C:
            prints its connect string on a line of its own. One member, no replication, no TLS;
            the tree lives in memory, or in the --data file. Not for production.
@@ -51,10 +55,10 @@ Options:
                               start, written on change and on exit; default: in memory)
   -h, --help                  show this help
 
-Exit codes: 0 done (release, step-down: the holder or leader was asked; dev-server: stopped by
-Ctrl-C or SIGTERM), 1 ZooKeeper unreachable or a request failed (dev-server: it could not listen or
-load --data), 2 bad usage, 3 (release, step-down) nobody held the lock or took part in the
-election: nobody was asked.
+Exit codes: 0 done (release, step-down, hand-over: the holder, leader or owner was asked;
+dev-server: stopped by Ctrl-C or SIGTERM), 1 ZooKeeper unreachable or a request failed
+(dev-server: it could not listen or load --data), 2 bad usage, 3 (release, step-down, hand-over)
+nobody held the lock, took part in the election or owned the partition: nobody was asked.
 `;
 
 export interface InspectCommand {
@@ -89,6 +93,22 @@ export interface RequestCommand {
   readonly tls: ZkTlsOptions | undefined;
 }
 
+/** `hand-over <set> <partition>`: one request to the partition's owner, then exit. */
+export interface HandOverCommand {
+  readonly help: false;
+  readonly command: 'hand-over';
+  readonly connect: string;
+  readonly root: string;
+  /** The partition set. */
+  readonly name: string;
+  readonly partition: number;
+  readonly json: boolean;
+  readonly connectTimeoutMs: number;
+  readonly auth: readonly ZkAuth[];
+  readonly driver: ZkDriver;
+  readonly tls: ZkTlsOptions | undefined;
+}
+
 /** `dev-server`: a single-member ZooKeeper on this machine until Ctrl-C. */
 export interface DevServerCommand {
   readonly help: false;
@@ -99,9 +119,9 @@ export interface DevServerCommand {
   readonly dataFile: string | undefined;
 }
 
-export type Command = InspectCommand | RequestCommand | DevServerCommand | { readonly help: true };
+export type Command = InspectCommand | RequestCommand | HandOverCommand | DevServerCommand | { readonly help: true };
 
-const COMMANDS = '"inspect", "release", "step-down" or "dev-server"';
+const COMMANDS = '"inspect", "release", "step-down", "hand-over" or "dev-server"';
 /** The flags of the commands that talk to a ZooKeeper, which dev-server does not take. */
 const CLIENT_FLAGS = ['connect', 'root', 'json', 'watch', 'interval', 'connect-timeout', 'auth', 'tls-ca', 'tls-cert', 'tls-key', 'driver'] as const;
 /** The flags of dev-server alone. */
@@ -142,13 +162,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const [command, name, ...extra] = positionals;
   if (command === undefined) throw new UsageError(`missing command (${COMMANDS})`);
   if (command === 'dev-server') return devServerCommand(values, name);
-  if (command !== 'inspect' && command !== 'release' && command !== 'step-down') throw new UsageError(`unknown command "${command}" (${COMMANDS})`);
+  if (command !== 'inspect' && command !== 'release' && command !== 'step-down' && command !== 'hand-over') throw new UsageError(`unknown command "${command}" (${COMMANDS})`);
+  // hand-over takes two names: the set, then the partition.
+  const partitionArg = command === 'hand-over' ? extra.shift() : undefined;
   const serverFlag = DEV_SERVER_FLAGS.find((flag) => values[flag] !== undefined);
   if (serverFlag) throw new UsageError(`--${serverFlag} only applies to dev-server`);
-  const what = command === 'release' ? 'lock' : command === 'step-down' ? 'election' : undefined;
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (${command} takes ${what ? `one ${what} name` : 'at most one name'})`);
+  const what = command === 'release' ? 'lock' : command === 'step-down' ? 'election' : command === 'hand-over' ? 'partition set' : undefined;
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (${command} takes ${command === 'hand-over' ? 'a partition set and a partition' : what ? `one ${what} name` : 'at most one name'})`);
   if (values.connect === undefined) throw new UsageError('--connect is required, e.g. --connect 127.0.0.1:2181');
-  if (what && name === undefined) throw new UsageError(`${command} needs the name of the ${what}, e.g. nestjs-zk-lock ${command} --connect 127.0.0.1:2181 my-${what}`);
+  if (what && name === undefined) throw new UsageError(`${command} needs the name of the ${what}, e.g. nestjs-zk-lock ${command} --connect 127.0.0.1:2181 ${command === 'hand-over' ? 'outbox 7' : `my-${what}`}`);
+  if (command === 'hand-over' && (partitionArg === undefined || !/^\d{1,9}$/.test(partitionArg))) {
+    throw new UsageError(`hand-over needs a partition number after the set, e.g. nestjs-zk-lock hand-over --connect 127.0.0.1:2181 ${name} 7${partitionArg === undefined ? '' : ` (got "${partitionArg}")`}`);
+  }
   if (what && (values.watch || values.interval !== undefined)) throw new UsageError(`--watch and --interval only apply to inspect`);
   if (values.interval !== undefined && !values.watch) throw new UsageError('--interval only applies with --watch');
   const common = {
@@ -161,6 +186,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...driverAndTls(values.driver, tlsFromFlags(values)),
   };
   const validName = name === undefined ? undefined : check(`name ${JSON.stringify(name)}`, () => validateLockName(name));
+  if (command === 'hand-over') return { ...common, command, name: validName!, partition: Number(partitionArg) };
   if (command !== 'inspect') return { ...common, command, name: validName! };
   return {
     ...common,

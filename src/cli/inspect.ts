@@ -9,28 +9,14 @@ import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
 import { readReadWriteLock, readSemaphore, splitHolders, type InspectedReadWriteLock, type InspectedSemaphore } from './inspect-shared.js';
-import type { InspectedNode } from './inspected-node.js';
+import type { InspectedNode, InspectedReady } from './inspected-node.js';
+import { listPartitionSets, readPartitionSet, type InspectedPartitionSet } from './inspect-partitions.js';
 
-export type { InspectedNode } from './inspected-node.js';
+export type { InspectedNode, InspectedReady } from './inspected-node.js';
+export type { InspectedPartition, InspectedPartitionMember, InspectedPartitionSet } from './inspect-partitions.js';
 
 /** Version of the `Inspection` shape; bumped only on a breaking change (2: a semaphore's `holders` and `waiters`). */
 export const INSPECTION_VERSION = 2;
-
-/** The `ready` znode of a lock or election with recovery (see the README, "Recovery"). */
-export type InspectedReady =
-  | {
-      /** `dirty`: a guarded section is running, or its holder died (or threw) half-way. */
-      readonly state: 'ready' | 'dirty';
-      /** Fencing token (decimal) of the holder that wrote the record. */
-      readonly token: string;
-      /** Identity of that holder. */
-      readonly holder: string;
-      /** When it entered (dirty) or finished (ready) its section, ISO 8601. */
-      readonly since: string;
-      /** Its last `checkpoint()` value; present only when it recorded one. */
-      readonly checkpoint?: unknown;
-    }
-  | { readonly state: 'corrupt'; readonly problem: string };
 
 export interface InspectedLock {
   readonly name: string;
@@ -67,6 +53,8 @@ export interface Inspection {
   readonly readWriteLocks: InspectedReadWriteLock[];
   /** Sorted by name. */
   readonly semaphores: InspectedSemaphore[];
+  /** Partition sets (`PartitionSet`), sorted by name. */
+  readonly partitionSets: InspectedPartitionSet[];
 }
 
 /**
@@ -78,10 +66,11 @@ export interface Inspection {
 export type KnownNodes = Map<string, InspectedNode>;
 
 /**
- * Reads every lock, election, read/write lock and semaphore under `root` (or only those called
- * `name`) without changing anything: it creates no node and sets no watch. Costs 4 listings, then
- * per lock, election, read/write lock or semaphore one listing and one read per queue node (plus
- * one for a lock's or election's ready znode), all sent at once.
+ * Reads every lock, election, read/write lock, semaphore and partition set under `root` (or only
+ * those called `name`) without changing anything: it creates no node and sets no watch. Costs 5
+ * listings, then per lock, election, read/write lock or semaphore one listing and one read per
+ * queue node (plus one for a lock's or election's ready znode), and per partition set what
+ * `readPartitionSet` says, all sent at once.
  *
  * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
  * queue went through or close to it, never a node that was not there.
@@ -93,12 +82,15 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
   const electionNames = name === undefined ? await listChildren(client, `${root}/elections`) : [name];
   const readWriteNames = name === undefined ? await listChildren(client, `${root}/rwlocks`) : [name];
   const semaphoreNames = name === undefined ? await listChildren(client, `${root}/semaphores`) : [name];
+  const partitionSetNames = name === undefined ? await listPartitionSets(client, root) : [name];
   const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime(), known);
-  const [locks, elections, readWriteLocks, semaphores] = await Promise.all([
+  const readQueueAt = (dir: string, marker: QueueMarker) => readQueue(client, dir, marker, at.getTime(), known);
+  const [locks, elections, readWriteLocks, semaphores, partitionSets] = await Promise.all([
     Promise.all(lockNames.map((lock) => readQueue(client, znodePaths.lockDir(root, lock), 'lock', at.getTime(), known))),
     Promise.all(electionNames.map((election) => readQueue(client, znodePaths.electionDir(root, election), 'n', at.getTime(), known))),
     Promise.all(readWriteNames.map((lock) => readReadWriteLock(client, root, lock, readNodeAt))),
     Promise.all(semaphoreNames.map((semaphore) => readSemaphore(client, root, semaphore, readNodeAt))),
+    Promise.all(partitionSetNames.map((set) => readPartitionSet(client, root, set, readQueueAt))),
   ]);
   return {
     version: INSPECTION_VERSION,
@@ -120,6 +112,7 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
     })),
     readWriteLocks: sortedByName(readWriteLocks),
     semaphores: sortedByName(semaphores),
+    partitionSets: sortedByName(partitionSets),
   };
 }
 

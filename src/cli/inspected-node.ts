@@ -21,3 +21,19 @@ export interface InspectedNode {
   /** Someone asked this holder (leader) to let go (`nestjs-zk-lock release`, `step-down`): its node carries the mark. */
   readonly releaseRequested: boolean;
 }
+
+/** The `ready` znode of a lock or election with recovery (see the README, "Recovery"). */
+export type InspectedReady =
+  | {
+      /** `dirty`: a guarded section is running, or its holder died (or threw) half-way. */
+      readonly state: 'ready' | 'dirty';
+      /** Fencing token (decimal) of the holder that wrote the record. */
+      readonly token: string;
+      /** Identity of that holder. */
+      readonly holder: string;
+      /** When it entered (dirty) or finished (ready) its section, ISO 8601. */
+      readonly since: string;
+      /** Its last `checkpoint()` value; present only when it recorded one. */
+      readonly checkpoint?: unknown;
+    }
+  | { readonly state: 'corrupt'; readonly problem: string };

@@ -3,8 +3,9 @@ import { ConnectTimeoutError } from '../errors/connect-timeout.error.js';
 import { ZkLockError } from '../errors/zk-lock.error.js';
 import { isConnectedState, type SessionState } from '../zookeeper/session-state.js';
 import { ZkSession } from '../zookeeper/supervised-session.js';
-import { HELP, parseCommandLine, type Command, type InspectCommand, type RequestCommand } from './args.js';
+import { HELP, parseCommandLine, type Command, type HandOverCommand, type InspectCommand, type RequestCommand } from './args.js';
 import { runDevServer } from './dev-server-command.js';
+import { renderHandOver, sendHandOver } from './hand-over.js';
 import { inspect } from './inspect.js';
 import { renderText } from './render.js';
 import { renderRequest, sendRequest } from './request.js';
@@ -19,6 +20,8 @@ import { UsageError } from './usage-error.js';
  * `nestjs-zk-lock release <lock>` / `step-down <election>`: one request to the holder (leader) to
  * let go, through a mark on its queue node (see `request.ts`), then exits.
  *
+ * `nestjs-zk-lock hand-over <set> <partition>`: asks a partition's owner to hand it over (see `hand-over.ts`).
+ *
  * `nestjs-zk-lock dev-server`: a single-member ZooKeeper for development (see `dev-server-command.ts`).
  */
 
@@ -29,7 +32,7 @@ const SESSION_TIMEOUT_MS = 10_000;
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
-/** release / step-down: nobody held the lock or took part in the election, so nobody was asked. */
+/** release / step-down / hand-over: nobody held the lock, took part in the election or owned the partition, so nobody was asked. */
 const EXIT_NOBODY_ASKED = 3;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -49,7 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return run(command);
 }
 
-async function run(command: InspectCommand | RequestCommand): Promise<number> {
+async function run(command: InspectCommand | RequestCommand | HandOverCommand): Promise<number> {
   const session = new ZkSession({
     connectString: command.connect,
     sessionTimeoutMs: SESSION_TIMEOUT_MS,
@@ -71,6 +74,11 @@ async function run(command: InspectCommand | RequestCommand): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     await session.connect();
+    if (command.command === 'hand-over') {
+      const outcome = await sendHandOver(session, command);
+      process.stdout.write(command.json ? `${JSON.stringify(outcome, null, 2)}\n` : renderHandOver(outcome));
+      return outcome.requested ? EXIT_OK : EXIT_NOBODY_ASKED;
+    }
     if (command.command !== 'inspect') {
       const outcome = await sendRequest(session, command);
       process.stdout.write(command.json ? `${JSON.stringify(outcome, null, 2)}\n` : renderRequest(outcome));

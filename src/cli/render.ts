@@ -1,5 +1,5 @@
 import type { ZkIdentity } from '../zookeeper/types.js';
-import type { InspectedNode, InspectedReady, Inspection } from './inspect.js';
+import type { InspectedNode, InspectedPartitionSet, InspectedReady, Inspection } from './inspect.js';
 
 /** What the header names besides the inspection itself. */
 export interface RenderContext {
@@ -57,6 +57,8 @@ export function renderText(inspection: Inspection, context: RenderContext): stri
     const queue = [...semaphore.holders, ...semaphore.waiters];
     lines.push(...table(queue, (i) => `${i < semaphore.holders.length ? 'holds' : 'waits for'} ${queue[i]!.take}`), '');
   }
+  if (inspection.partitionSets.length > 0) lines.push(`PARTITION SETS (${inspection.partitionSets.length})`);
+  for (const set of inspection.partitionSets) lines.push(...partitionSetLines(set, inspection.at), '');
   return lines.join('\n').trimEnd() + '\n';
 }
 
@@ -110,4 +112,29 @@ export function formatAge(ms: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
   if (s < 86_400) return `${Math.floor(s / 3600)}h${pad(Math.floor(s / 60) % 60)}m`;
   return `${Math.floor(s / 86_400)}d${pad(Math.floor(s / 3600) % 24)}h`;
+}
+
+/**
+ * A partition set: its members (what each is assigned and owns), then only the partitions worth a
+ * look: not owned, owned by another member than the assigned one (moving), or with a dirty ready
+ * znode. A set at rest shows its members and one line.
+ */
+function partitionSetLines(set: InspectedPartitionSet, at: string): string[] {
+  const count = set.count === null ? 'no assignment yet' : plural(set.count, 'partition');
+  const lines = [`${printable(set.name)}: ${count}, ${plural(set.members.length, 'member')}, assigner ${set.assigner ? identityOf(set.assigner) : 'none'}`];
+  if (set.members.length > 0) {
+    lines.push(...aligned([
+      ['IDENTITY', 'CAPACITY', 'ASSIGNED', 'OWNS', 'DECLINED', 'SESSION', 'MEMBER'],
+      ...set.members.map((m) => [printable(m.identity), String(m.capacity), String(m.assigned.length), String(m.owned.length), m.declined.length ? m.declined.join(',') : '-', `0x${m.sessionId}`, printable(m.member)]),
+    ]));
+  }
+  const identityOfMember = (member: string | null) => (member === null ? 'nobody' : printable(set.members.find((m) => m.member === member)?.identity ?? member));
+  const notOwned = set.partitions.filter((p) => p.owner === null).map((p) => p.partition);
+  const moving = set.partitions.filter((p) => p.owner !== null && p.assignedTo !== null && !set.members.some((m) => m.member === p.assignedTo && m.sessionId === p.owner!.sessionId));
+  if (notOwned.length > 0) lines.push(`  not owned: ${notOwned.join(', ')}`);
+  for (const p of moving) lines.push(`  partition ${p.partition}: owned by ${identityOf(p.owner!)}, assigned to ${identityOfMember(p.assignedTo)}`);
+  if (notOwned.length === 0 && moving.length === 0 && set.partitions.length > 0) lines.push('  every partition owned as assigned');
+  for (const p of set.partitions) if (p.ready?.state === 'dirty' || p.ready?.state === 'corrupt') lines.push(`  partition ${p.partition}${readyLine(p.ready, at).replace(/^ {2}ready:/, ' ready:')}`);
+  for (const problem of set.problems ?? []) lines.push(`  CORRUPT ${printable(problem)}`);
+  return lines;
 }

@@ -104,6 +104,6 @@ describe('nestjs-zk-lock release / step-down', () => {
     }
     const help = await runCli(['--help']);
     assert.match(help.stdout, /nestjs-zk-lock release --connect <hosts> \[options\] <lock>/);
-    assert.match(help.stdout, /3 \(release, step-down\) nobody held the lock/);
+    assert.match(help.stdout, /3 \(release, step-down, hand-over\)\s+nobody held the lock/);
   });
 });

@@ -7,7 +7,7 @@ import { isConnectedState } from '../../zookeeper/session-state.js';
 import { backoffDelay, pause } from '../backoff.js';
 import { ensurePath } from '../queue/ensure-path.js';
 import type { FollowerLogger } from './znode-follower.js';
-import { encodeMember, type MemberRecord } from './partition-records.js';
+import { encodeMember, parseMember, type MemberRecord } from './partition-records.js';
 
 /**
  * This replica's member node in `<set>/members`: EPHEMERAL, named `m-<uuid>` with a uuid drawn per
@@ -114,9 +114,24 @@ export class Membership {
     }
   }
 
+  /**
+   * Writes our declined partitions, keeping any that an operator added meanwhile
+   * (`requestHandOver`, `nestjs-zk-lock hand-over`): read, merge, compare-and-set.
+   */
   private async writeRecord(): Promise<void> {
     const name = this.id;
     if (name === undefined) return; // the create writes the current record
-    await this.session.setData(`${this.dir}/${name}`, encodeMember(this.record), -1);
+    const path = `${this.dir}/${name}`;
+    for (;;) {
+      const { data, stat } = await this.session.getData(path);
+      const stored = parseMember(path, name, data).declined ?? [];
+      const declined = [...new Set([...stored, ...this.record.declined])];
+      try {
+        await this.session.setData(path, encodeMember({ ...this.record, declined }), stat.version);
+        return;
+      } catch (error) {
+        if (!ZooKeeperError.is(error, 'BADVERSION')) throw error; // an operator's write came first: merge again
+      }
+    }
   }
 }
