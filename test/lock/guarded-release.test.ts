@@ -42,8 +42,15 @@ async function lockServiceOn(driver: ZkDriver): Promise<{ locks: LockService; fa
 describe('the end of a guarded lock section', () => {
   for (const driver of ['typescript', 'native'] as const) {
     const expected: RequestOp[] = driver === 'typescript' ? ['multi'] : ['delete', 'delete'];
-    it(`costs ${expected.length === 1 ? 'one transaction, one round trip' : 'two deletes in two round trips'} with driver '${driver}'`, async () => {
-      const { locks, faulty, root } = await lockServiceOn(driver);
+    it(`costs ${expected.length === 1 ? 'one transaction, one round trip' : 'two deletes in two round trips'} with driver '${driver}'`, async (t) => {
+      let service: Awaited<ReturnType<typeof lockServiceOn>>;
+      try {
+        service = await lockServiceOn(driver);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ZK_NATIVE_CLIENT_MISSING') return t.skip('the zookeeper package is not installed');
+        throw error;
+      }
+      const { locks, faulty, root } = service;
       const recoveries: InterruptedSection[] = [];
       for (let cycle = 0; cycle < 3; cycle++) {
         let atEnd = 0;
