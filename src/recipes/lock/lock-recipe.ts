@@ -7,6 +7,9 @@ import type { AcquireOptions } from './acquire-options.js';
 import type { Lease } from './lease.js';
 import type { LockEventsByChannel } from './lock-events.js';
 
+// What `LockService` needs of a lock recipe, and `LockClient`'s options: the contract apart from
+// its one implementation (`lock-client.ts`), which re-exports it.
+
 export interface LockClientOptions {
   /** Root znode, e.g. `/zk-lock`; locks live in `<root>/locks/<name>`. */
   readonly root: string;
