@@ -64,7 +64,8 @@ export {
 } from './observability/zk-lock-event.js';
 
 export { ZkSession, type ZkSessionOptions, type ZkSessionLogger } from './zookeeper/supervised-session.js';
-export type { ZkSessionClient } from './zookeeper/session-requests.js';
+export type { ProtocolPower, ZkSessionClient } from './zookeeper/session-requests.js';
+export type { MultiOp, MultiResult } from './zookeeper/protocol/multi.js';
 export type { ZkClient } from './zookeeper/requests.js';
 export type { SessionState, SessionStateChange } from './zookeeper/session-state.js';
 export type { ClientLogLevel } from './zookeeper/zookeeper-handle.js';

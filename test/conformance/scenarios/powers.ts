@@ -80,6 +80,42 @@ export const powerScenarios = [
     seen: { n: '1', m: true, gone: false, x: false },
   }, { needs: ['multi'] }),
 
+  scenario("a guarded lock section's end: our node's delete and the record's versioned delete, all or nothing, each failure named", async (env, t) => {
+    const a = await env.open();
+    const b = await env.open();
+    t.name(a, 'a');
+    const at = (path: string) => `${env.root}/${path}`;
+    const end = (node: string, version: number) =>
+      a.zk.multi!([
+        { type: 'delete', path: at(node), version: -1 },
+        { type: 'delete', path: at('ready'), version },
+      ]);
+    await a.zk.create(at('ready'), Buffer.from('dirty'));
+    await a.zk.create(at('mine'), null, 'ephemeral');
+    await a.zk.setData(at('ready'), Buffer.from('checkpoint'), 0); // version 1
+    const nodeGone = await end('someone-elses', 1); // our node deleted behind our back
+    const taken = await end('mine', 0); // the record written since
+    const applied = await end('mine', 1);
+    const again = await end('mine', 1); // a retry of an applied transaction
+    await a.zk.create(at('mine'), null, 'ephemeral');
+    const recordGone = await end('mine', 1);
+    return {
+      nodeGone: results(t, nodeGone),
+      taken: results(t, taken),
+      applied: results(t, applied),
+      again: results(t, again),
+      recordGone: results(t, recordGone),
+      mineLeft: (await b.zk.exists(at('mine'))) !== null,
+    };
+  }, {
+    nodeGone: [{ error: -101 }, { error: -2 }],
+    taken: [{ error: 0 }, { error: -103 }],
+    applied: ['delete', 'delete'],
+    again: [{ error: -101 }, { error: -2 }],
+    recordGone: [{ error: 0 }, { error: -101 }],
+    mineLeft: true,
+  }, { needs: ['multi'] }),
+
   scenario('removeWatches: a removed watch fires no more; removing one that is not there is NOWATCHER', async (env, t) => {
     const a = await env.open();
     const b = await env.open();
@@ -164,6 +200,17 @@ export const addWatchScenarios = [
     atReconnection: 5,
     later: ['deleted r/a'],
   }, { needs: ['addWatch', 'create2'] }),
+  scenario("addWatch recursive: the watching session's own change is told before the change's reply", async (env, t) => {
+    const a = await env.open();
+    const r = `${env.root}/r`;
+    await a.zk.create(r);
+    const log = t.watch();
+    await a.zk.addWatch!(r, true, log.watcher);
+    await a.zk.create(`${r}/x`);
+    const atCreateReply = [...log.events];
+    await a.zk.delete(`${r}/x`);
+    return { atCreateReply, atDeleteReply: [...log.events] };
+  }, { atCreateReply: ['created r/x'], atDeleteReply: ['created r/x', 'deleted r/x'] }, { needs: ['addWatch'] }),
 ];
 
 /** JSON.stringify's replacer for stats that still hold zxids. */
