@@ -75,25 +75,30 @@ export class LockedCalls {
 
   private async runHolding<T>(owner: object, kind: LockKind, name: string, lease: Lease, fn: (lock: HeldLock) => T | Promise<T>, recover: RecoveryHandler | undefined): Promise<T> {
     let result: T;
+    let ending: Promise<void> | undefined;
     try {
-      const [value, section] = await this.runPinned(owner, kind, name, lease, fn, recover);
+      let section: SectionHandle | undefined;
+      [result, section] = await this.runPinned(owner, kind, name, lease, fn, recover);
       // The call ran to its end, but if the lease was lost meanwhile it may have overlapped the
       // next holder: say so instead of returning as if nothing happened. A guarded section then
       // stays dirty, so that the next holder repairs whatever it was.
       lease.assertHeld();
-      try {
-        await section?.complete();
-      } catch (error) {
-        lease.assertHeld(); // failed because the lease was lost meanwhile: say that
-        throw error;
+      // Completion and release in one transaction where the driver can; else completion first.
+      ending = section && this.locks.completeAndRelease(lease, section);
+      if (section && !ending) {
+        try {
+          await section.complete();
+        } catch (error) {
+          lease.assertHeld(); // failed because the lease was lost meanwhile: say that
+          throw error;
+        }
       }
-      result = value;
     } catch (error) {
       // What failed is what the caller must see: a failing release is logged, never thrown over it.
       await lease.release().catch((releaseError: unknown) => this.reportReleaseFailure(lease, releaseError));
       throw error;
     }
-    await lease.release();
+    await (ending ?? lease.release());
     return result;
   }
 

@@ -2,6 +2,10 @@ import type { Observable } from 'rxjs';
 import type { SessionState, SessionStateChange } from './session-state.js';
 import type { ZkClient } from './requests.js';
 import type { Watcher } from './types.js';
+import type { MultiOp, MultiResult } from './protocol/multi.js';
+
+/** The powers of ZooKeeper's protocol that only some drivers have (the C client of `driver: 'native'` has none). */
+export type ProtocolPower = 'create2' | 'multi' | 'addWatch' | 'removeWatches' | 'getEphemerals' | 'whoAmI';
 
 /**
  * What the recipes see of a supervised session: the requests of `ZkClient` (sent on whichever
@@ -45,4 +49,11 @@ export interface ZkSessionClient extends ZkClient {
   addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void>;
   /** Removes watches of `path` here and, once none of this session needs it, on the server (`ZkSession.removeWatches`). */
   removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void>;
+  /** All of `ops` or none, in one request (see `MultiResult`); `DriverUnsupportedError` with `driver: 'native'`. */
+  multi(ops: readonly MultiOp[]): Promise<MultiResult[]>;
+  /**
+   * Whether the session's driver has `power`, for a recipe that must choose its path before it
+   * starts (one that would find out from a refusal half-way, after an irrevocable step, cannot).
+   */
+  supports(power: ProtocolPower): boolean;
 }

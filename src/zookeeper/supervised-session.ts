@@ -25,7 +25,7 @@ import { LeaderHeartbeat } from './leader-heartbeat.js';
 import { SessionLossClock, type SessionLossReason } from './session-loss-clock.js';
 import { isConnectedState, type SessionEventsByChannel, type SessionState, type SessionStateChange } from './session-state.js';
 import { DEFAULT_MAX_RECORD_BYTES, type CreateMode, type Watcher, type ZkAcl, type ZkAuth, type ZkIdentity, type ZkStat, type ZnodeAclPolicy } from './types.js';
-import type { ZkSessionClient } from './session-requests.js';
+import type { ProtocolPower, ZkSessionClient } from './session-requests.js';
 import type { ClientLogLevel } from './zookeeper-handle.js';
 
 export interface ZkSessionLogger {
@@ -419,8 +419,14 @@ export class ZkSession implements ZkSessionClient {
     }
   }
 
+  /** Whether the driver has `power` (its handle has the method; between two sessions, by the driver's name: the C client has none). */
+  supports(power: ProtocolPower): boolean {
+    const client = this.client;
+    return client ? typeof client[power] === 'function' : this.driver !== 'native';
+  }
+
   /** The driver's method for a power of the protocol, or `DriverUnsupportedError` when it has none. */
-  private power<K extends 'create2' | 'multi' | 'addWatch' | 'removeWatches' | 'getEphemerals' | 'whoAmI'>(client: SessionHandle, name: K, path?: string): NonNullable<SessionHandle[K]> {
+  private power<K extends ProtocolPower>(client: SessionHandle, name: K, path?: string): NonNullable<SessionHandle[K]> {
     const method = client[name];
     if (!method) throw new DriverUnsupportedError(name, this.driver, path);
     return method as NonNullable<SessionHandle[K]>;

@@ -32,6 +32,7 @@ function failingDeletes(): LockRecipe {
     heldLeases: () => [],
     requestRelease: (name) => Promise.resolve({ requested: false, dir: `/r/locks/${name}`, reason: 'free' }),
     enterGuarded: () => Promise.reject(new Error('not guarded')),
+    completeAndRelease: () => undefined,
     close: async () => {},
   };
 }

@@ -179,6 +179,17 @@ export class Invariants {
     }
   }
 
+  /**
+   * **Persistent watches outlive reconnections.** The dashboard's root watch (a persistent
+   * recursive watch, set once per session) reports every node created below the root while it
+   * stands, also after the session's reconnections (the client sets it again with setWatches): a
+   * marker the process created, answered on that session without the connection dropping since
+   * before the create, was reported by the time its reply came (ZooKeeper sends the event first).
+   */
+  watchReported(process: string, path: string, reported: boolean): void {
+    if (!reported) this.violate('root-watch-missed', `${process}: its root watch did not report ${path}, created and answered on the session the watch stands on`);
+  }
+
   // ---------------------------------------------------------------- read/write locks
 
   /**

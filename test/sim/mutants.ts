@@ -72,8 +72,8 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [
       {
         file: 'recipes/queue/node-removal.js',
-        find: 'return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);',
-        replace: 'return this.deleteThroughOutages(path, sessionId);',
+        find: 'return this.whileSessionLives(this.deleteThroughOutages(path, sessionId, deletion), sessionId);',
+        replace: 'return this.deleteThroughOutages(path, sessionId, deletion);',
       },
     ],
   },
@@ -131,18 +131,24 @@ export const MUTANTS: readonly Mutant[] = [
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
     name: 'unversioned-ready-write',
     defect:
-      'Ready-record writes (entering, checkpointing, completing a guarded section, a leader taking over) go out with version -1, so a stale holder that lost its lease without knowing overwrites the record of the holder after it: interrupted guarded sections are repaired exactly once, and the record never goes back to an older token.',
+      'Ready-record writes (entering, checkpointing, completing a guarded section, in the transaction that releases a lock too, a leader taking over) go out with version -1, so a stale holder that lost its lease without knowing overwrites the record of the holder after it: interrupted guarded sections are repaired exactly once, and the record never goes back to an older token.',
     patches: [
       {
         file: 'recipes/ready/ready-state.js',
         find: 'this.client.setData(this.path, encode(record), version)',
         replace: 'this.client.setData(this.path, encode(record), -1)',
       },
+      {
+        // A lock's completion in the transaction with its release (issue 32: the multi's check dropped).
+        file: 'recipes/ready/guarded-section.js',
+        find: "return { type: 'delete', path: this.state.path, version: this.version };",
+        replace: "return { type: 'delete', path: this.state.path, version: -1 };",
+      },
     ],
     // A stale holder exists now (a holder on a follower cut off from the leader, S5), but a stale
     // *write* does not: the leader checks every write's session (PrepRequestProcessor.checkSession).
     survives:
-      'a stale write needs a writer that still writes after another holds. While its session lives its node lives, so nobody else holds (exclusivity); a holder that knows it lost the lease stops at the checks before every write (assertHeld, the tenure signal); and a holder that does not know (S5: on a follower cut off from the leader, or behind its touch forwarding, after the leader expired its session) cannot write at all: its writes go to the leader, which checks the session of each in log order with the closeSession that expired it, so each lands before the successor\'s grant or is refused. The version is defense in depth, which no fault of the simulation reaches (the violations this mutant shows with follower-cut are the S5 ones of the unmutated client, on the same seeds)',
+      'a stale write needs a writer that still writes after another holds. While its session lives its node lives, so nobody else holds (exclusivity); a holder that knows it lost the lease stops at the checks before every write (assertHeld, the tenure signal); and a holder that does not know (S5: on a follower cut off from the leader, or behind its touch forwarding, after the leader expired its session) cannot write at all: its writes go to the leader, which checks the session of each in log order with the closeSession that expired it, so each lands before the successor\'s grant or is refused. A lock\'s completion goes in one transaction with the delete of the holder\'s node, which exists only while nobody else holds. The version is defense in depth, which no fault of the simulation reaches (the violations this mutant shows with follower-cut are the S5 ones of the unmutated client, on the same seeds)',
   },
   {
     // Classic: reporting leadership on reconnection before knowing that the node still exists. The
@@ -381,5 +387,25 @@ export const MUTANTS: readonly Mutant[] = [
     defect:
       "A reply is taken for the answer to the oldest request in flight whatever its xid, so a stream that delivers replies out of order (the reorder fault) hands one request's answer to another (a listing of one lock directory to a waiter of another): no two holders of a lock, and no call hangs.",
     patches: [{ file: 'zookeeper/protocol/protocol-session.js', find: 'if (!pending || pending.xid !== header.xid) {', replace: 'if (!pending) {' }],
+  },
+  {
+    // Issue 32: persistent watches (the dashboard's root watch) across reconnections.
+    name: 'persistent-watch-not-restored',
+    defect:
+      "After a reconnection the client's setWatches carries the one-shot watches but not the persistent recursive ones, so the dashboard's root watch, which stands for the whole session and is never set again on it, is gone at the server while the client still counts on it: a change below the root is reported by nobody.",
+    patches: [{ file: 'zookeeper/protocol/watch-registry.js', find: 'persistentRecursive: paths(this.recursive),', replace: 'persistentRecursive: [],' }],
+  },
+  {
+    // Issue 32: the transaction that completes a guarded lock section and releases the lock.
+    name: 'completion-assumed-on-release',
+    defect:
+      "A guarded lock section whose end transaction (completion and release in one multi) is still unanswered when its session stops counting (the release resolves then, bounded by the session) is reported completed: its call succeeds although the record may still say dirty, so the next holder repairs a section whose call succeeded.",
+    patches: [
+      {
+        file: 'recipes/lock/completing-release.js',
+        find: "this.end(new LockLostError(lease.path, 'the session ended before the completion of its guarded section was confirmed'));",
+        replace: 'this.end();',
+      },
+    ],
   },
 ];

@@ -7,8 +7,10 @@
  * lock sets, read and write calls on a read/write lock, semaphore calls taking one or two permits,
  * leader sections of the default election, and requests to let go (`requestRelease` of a plain
  * lock, `requestStepDown` of the election), which some locked calls heed by ending early and others
- * never look for. Everything it sees goes to the `Invariants`.
+ * never look for; and the dashboard's persistent recursive watch on the root (`RootWatch`), checked
+ * with markers the process creates below it. Everything it sees goes to the `Invariants`.
  */
+import { RootWatch } from '../../src/dashboard/root-watch.js';
 import { LockBusyError } from '../../src/errors/lock-busy.error.js';
 import { ReleaseRequestedError } from '../../src/errors/release-requested.error.js';
 import { ZkLockError } from '../../src/errors/zk-lock.error.js';
@@ -89,6 +91,8 @@ export class SimProcess {
   private electionRepair: { interrupted: bigint; successor: bigint } | undefined;
   /** The token of the leadership last reported. */
   private reportedToken: bigint | undefined;
+  /** How often the connection dropped (`suspended` or `lost`): a root-watch check spanning a drop proves nothing. */
+  private drops = 0;
   /** The `releaseRequested` signal of each lease whose call reads it (read, and listened to, once). */
   private readonly releaseSignals = new WeakMap<WatchedLease, AbortSignal>();
   shutDown = false;
@@ -186,6 +190,7 @@ export class SimProcess {
     session.state$.subscribe((change) => {
       this.note(`session ${change.state}${change.sessionId ? ` 0x${change.sessionId}` : ''}`);
       const lost = change.state === 'lost' || change.state === 'expired' || change.state === 'closed';
+      if (lost || change.state === 'suspended') this.drops++;
       if (lost || change.state === 'connected' || change.state === 'reconnected') this.sessionChanges.push({ at: this.scheduler.now, lost });
       if (change.state === 'expired' && !this.crashed) this.config.onExpired?.(this.actor, change.sessionId ?? '?');
     });
@@ -220,6 +225,7 @@ export class SimProcess {
     void this.sharedLoop();
     void this.leaderLoop();
     void this.revocationLoop();
+    void this.rootWatchLoop(session);
   }
 
   private async lockLoop(): Promise<void> {
@@ -246,6 +252,49 @@ export class SimProcess {
       if (!this.running) return;
       await (this.random.chance(0.75) ? this.releaseRequestCall() : this.stepDownRequestCall()).catch(() => undefined);
     }
+  }
+
+  /**
+   * The dashboard's root watch (one persistent recursive watch, `RootWatch`), set on the session
+   * and, once it stands, checked now and then with a marker: a node the process creates below the
+   * root (a lock directory nobody locks), which the watch must report. Not with the native driver
+   * (no persistent watches: `set` answers false). Removed when the work stops, as the dashboard
+   * removes it when its last viewer leaves.
+   */
+  private async rootWatchLoop(session: ZkSession): Promise<void> {
+    const random = this.random.fork(); // its own draws: the other loops keep theirs
+    const reported = new Set<string>();
+    const watch = new RootWatch(session, SIM_ROOT, (stale) => {
+      if ('name' in stale) reported.add(stale.name);
+    });
+    for (let marker = 0; this.running; marker++) {
+      await this.sleep(random.between(100, 1500));
+      if (!this.running) break;
+      const available = await this.track('root watch', () => this.rootWatchCheck(session, watch, reported, `watched-${this.actor}-${marker}`)).catch(() => true);
+      if (!available) return;
+    }
+    watch.remove();
+  }
+
+  /**
+   * One marker: sets the watch if it does not stand on the current session, creates the marker,
+   * and checks that the watch reported it. Only when nothing could excuse a missing event: the
+   * create was answered on the session the watch stands on, and the connection did not drop from
+   * before the create until the check (ZooKeeper sends a session's events before the reply of the
+   * request that caused them, so the event is in by then; a drop could lose it). False when the
+   * driver has no persistent watches.
+   */
+  private async rootWatchCheck(session: ZkSession, watch: RootWatch, reported: Set<string>, name: string): Promise<boolean> {
+    if (!(await watch.set())) return false;
+    const sessionId = session.sessionId;
+    const drops = this.drops;
+    const path = `${SIM_ROOT}/locks/${name}`;
+    await session.create(path); // NONODE after a wipe, a lost connection: no marker this time
+    if (this.drops === drops && session.sessionId === sessionId && watch.stands) {
+      this.invariants.watchReported(this.actor, path, reported.has(name));
+    }
+    await session.delete(path, -1).catch(() => undefined);
+    return true;
   }
 
   private async leaderLoop(): Promise<void> {

@@ -14,9 +14,10 @@ import type { Observable } from 'rxjs';
 import { ZooKeeperError } from '../../src/errors/zookeeper.error.js';
 import type { SessionState, SessionStateChange } from '../../src/zookeeper/session-state.js';
 import type { CreateMode, Watcher, ZkAcl, ZkStat } from '../../src/zookeeper/types.js';
-import type { ZkSessionClient } from '../../src/zookeeper/session-requests.js';
+import type { ProtocolPower, ZkSessionClient } from '../../src/zookeeper/session-requests.js';
+import type { MultiOp, MultiResult } from '../../src/zookeeper/protocol/multi.js';
 
-export type RequestOp = 'create' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'delete' | 'getAcl' | 'setAcl' | 'sync' | 'addWatch' | 'removeWatches';
+export type RequestOp = 'create' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'delete' | 'getAcl' | 'setAcl' | 'sync' | 'addWatch' | 'removeWatches' | 'multi';
 
 /** One request as the wrapper saw it. `seq` counts every request of this wrapper from 1. */
 export interface RequestInfo {
@@ -82,6 +83,9 @@ export class FaultySession implements ZkSessionClient {
   secure(path: string): Promise<void> {
     return this.inner.secure(path);
   }
+  supports(power: ProtocolPower): boolean {
+    return this.inner.supports(power);
+  }
 
   /** Runs `hook` before the next `times` requests of `op` (`'*'`: any); returns a remover. */
   before(op: RequestOp | '*', hook: BeforeHook, times = Infinity): () => void {
@@ -130,6 +134,10 @@ export class FaultySession implements ZkSessionClient {
   }
   removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void> {
     return this.call('removeWatches', path, () => this.inner.removeWatches(path, type, watcher));
+  }
+  /** Recorded under the path of its first op. */
+  multi(ops: readonly MultiOp[]): Promise<MultiResult[]> {
+    return this.call('multi', ops[0]?.path ?? '/', () => this.inner.multi(ops));
   }
 
   private async call<T>(op: RequestOp, path: string, send: () => Promise<T>): Promise<T> {

@@ -7,7 +7,9 @@ import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import { requestRelease, type ReleaseRequest } from '../queue/release-request.js';
 import { READ_DRIVER, WRITE_DRIVER } from '../read-write/read-write-drivers.js';
 import { PermitPool, type PermitRequest } from '../semaphore/permit-pool.js';
-import type { SectionHandle } from '../ready/guarded-section.js';
+import { GuardedSection, type SectionHandle } from '../ready/guarded-section.js';
+import { CompletingRelease } from './completing-release.js';
+import type { LockClientLogger, LockClientOptions, LockKind, LockRecipe } from './lock-recipe.js';
 import { acquireOptionsOf, type AcquireOptions } from './acquire-options.js';
 import { LeaseRegistry } from './lease-registry.js';
 import { Lease, type LeaseHost } from './lease.js';
@@ -20,54 +22,7 @@ import { hasSessionEnded } from '../../zookeeper/session-state.js';
 
 export { ACQUIRE_OPTION_KEYS, type AcquireOptions } from './acquire-options.js';
 
-export interface LockClientOptions {
-  /** Root znode, e.g. `/zk-lock`; locks live in `<root>/locks/<name>`. */
-  readonly root: string;
-  /** Stored in our queue node so that operators can see who holds or waits (inspector, logs). */
-  readonly identity?: string;
-  /** Where lock events go. Default: the `node:diagnostics_channel` channels only. */
-  readonly events?: EventSink<LockEventsByChannel>;
-  /** Where failures that no caller awaits are logged (the background delete of a node nobody waits for). Default: `console`. */
-  readonly logger?: LockClientLogger;
-}
-
-export interface LockClientLogger {
-  error(message: string): void;
-  warn(message: string): void;
-}
-
-/** The kinds of locks a `LockClient` hands out, each in its own directory (see `LockClient.pathOf`). */
-export type LockKind = 'lock' | 'read' | 'write' | 'semaphore';
-
-/**
- * Fair locks by name, as `LockService` uses them: `LockClient` on ZooKeeper; `nestjs-zk-lock/testing`
- * runs the same recipe on a simulated server.
- */
-export interface LockRecipe {
-  acquire(name: string, options?: AcquireOptions): Promise<Lease>;
-  tryAcquire(name: string): Promise<Lease | undefined>;
-  /** A read lease: shared with other readers, excluded by writers (`waitMs: 0` tries once, resolving undefined). */
-  acquireRead(name: string, options?: AcquireOptions): Promise<Lease | undefined>;
-  /** A write lease: excludes readers and writers of the read/write lock `name`. */
-  acquireWrite(name: string, options?: AcquireOptions): Promise<Lease | undefined>;
-  /** `request.take` of the `request.permits` permits of semaphore `name`, all or nothing. */
-  acquirePermits(name: string, request: PermitRequest, options?: AcquireOptions): Promise<Lease | undefined>;
-  /** The directory znode of lock `name` of `kind` (default a lock's); validates the name (`InvalidLockNameError`). */
-  pathOf(name: string, kind?: LockKind): string;
-  heldLeases(): Lease[];
-  /** Asks the holder of lock `name`, in whichever process, to let go (its `lease.releaseRequested` aborts); see `requestRelease`. */
-  requestRelease(name: string): Promise<ReleaseRequest>;
-  /**
-   * Enters the guarded section of lock `name` for the holder `owner`, running `recover` first when
-   * the previous holder died or threw mid-section (`RecoveryFailedError` if it throws).
-   */
-  enterGuarded(name: string, owner: SectionOwner, recover: RecoveryHandler): Promise<SectionHandle>;
-  /**
-   * Revokes every lease still held and any granted from now on: each `signal` aborts with
-   * `LockLostError(reason)` before its node is deleted.
-   */
-  close(reason?: string): Promise<void>;
-}
+export type { LockClientLogger, LockClientOptions, LockKind, LockRecipe } from './lock-recipe.js';
 
 /**
  * Fair, cluster-wide mutual exclusion by lock name (the ZooKeeper paper's lock without herd
@@ -88,6 +43,8 @@ export class LockClient implements LockRecipe {
   private readonly logger: LockClientLogger;
   /** Why `close()` was called, once it was: a grant arriving after that is revoked at once. */
   private closedFor: string | undefined;
+  /** The guarded sections that end with their lease's release: its delete carries their completion. */
+  private readonly endings = new WeakMap<Lease, CompletingRelease>();
   /** The directory and kind of each lease's lock (a lease knows its name only), for its events; set at the grant. */
   private readonly leaseLocks = new WeakMap<Lease, { readonly dir: string; readonly kind: LockKind }>();
   /** What every lease of this client reports to: the session's doubt, and its loss (events, logs). */
@@ -194,6 +151,14 @@ export class LockClient implements LockRecipe {
     });
   }
 
+  /** See `LockRecipe.completeAndRelease`: where the driver has multi, one transaction (`CompletingRelease`). */
+  completeAndRelease(lease: Lease, section: SectionHandle): Promise<void> | undefined {
+    if (!(section instanceof GuardedSection) || !section.completionOp() || !this.session.supports('multi')) return undefined;
+    const ending = new CompletingRelease(this.session, section, (error) => this.logger.error(`Could not delete ${lease.path} at the end of its guarded section: ${describeError(error)}`));
+    this.endings.set(lease, ending);
+    return ending.release(lease);
+  }
+
   /**
    * Revokes every lease still held (each `signal` aborts with `LockLostError(reason)` before its
    * node is deleted, DESIGN §8.8), and any lease granted from now on, then stops watching the
@@ -230,7 +195,7 @@ export class LockClient implements LockRecipe {
       (held) => {
         this.registry.delete(held);
         // The delete is what hands the lock over: send it before reporting anything.
-        const left = this.queue.leave(held.path, held.sessionId); // any node of ours, whichever queue it is in
+        const left = this.queue.leave(held.path, held.sessionId, this.endings.get(held)?.deletion); // any node of ours, whichever queue it is in
         if (events.wants('lock')) events.emit('lock', { type: 'lock.released', name, path: dir, token: held.fencingToken, holdMs: performance.now() - grantedAt });
         return left;
       },

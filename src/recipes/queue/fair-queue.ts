@@ -8,7 +8,7 @@ import { basenameOf } from '../../zookeeper/znode-path.js';
 import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
-import { NodeRemoval, type QueueLogger } from './node-removal.js';
+import { NodeRemoval, type NodeDeletion, type QueueLogger } from './node-removal.js';
 import { waitForQueueChange } from './queue-change.js';
 import { waitForDeletion, type MarkSeen, type Waiter } from './predecessor-wait.js';
 import { queueNodePrefix, sortQueue, type MarkerText, type OwnNode, type QueueMarker } from './queue-node.js';
@@ -330,8 +330,8 @@ export class FairQueue {
    * Deletes our node `path` of session `sessionId`: resolves once it is gone, or once that session
    * can no longer be counted on (then it goes on in the background). See `NodeRemoval.leave`.
    */
-  leave(path: string, sessionId: string): Promise<void> {
-    return this.removal.leave(path, sessionId);
+  leave(path: string, sessionId: string, deletion?: NodeDeletion): Promise<void> {
+    return this.removal.leave(path, sessionId, deletion);
   }
 
   /** A failure that no caller waits for any more: never dropped silently. */

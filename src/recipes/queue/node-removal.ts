@@ -12,6 +12,12 @@ export interface QueueLogger {
 
 const WARN_BY_PROCESS: QueueLogger = { warn: (message) => process.emitWarning(message, 'ZkLockWarning') };
 
+/**
+ * One try at deleting our queue node `path`: resolves once it is gone, rejects as `ZkClient.delete`
+ * does. `mayHaveLanded`: an earlier try ended with the connection, so it may have been applied.
+ */
+export type NodeDeletion = (path: string, mayHaveLanded: boolean) => Promise<void>;
+
 /** A delete failure after which our node is gone: it was, or its session is. */
 function isGoneWithNode(error: unknown): boolean {
   return ZooKeeperError.is(error, 'NONODE') || error instanceof SessionClosedError || (error instanceof ZooKeeperError && error.isSessionGone);
@@ -44,24 +50,27 @@ export class NodeRemoval {
    * `lost` session that comes back (`reconnected`) still deletes its node. Connection errors
    * (including SESSIONMOVED) are retried on the same session and THROTTLEDOP after a short
    * back-off; they never reject. A code no retry can fix (NOAUTH) rejects with
-   * `QueueNodeNotRemovedError` (or, once resolved, is logged).
+   * `QueueNodeNotRemovedError` (or, once resolved, is logged). `deletion` is how each try deletes
+   * it (a guarded section's end sends its completion with it: `CompletingRelease`).
    */
-  leave(path: string, sessionId: string): Promise<void> {
+  leave(path: string, sessionId: string, deletion: NodeDeletion = this.plainDelete): Promise<void> {
     // The first delete too, sent while the connection looks up: the connection may have died
     // silently, and the C client gives it up only 2/3 of the timeout after it last heard anything
     // (possibly a watch event that waited through a stall), while the session can count as lost
     // before that (test/lock/release-after-stall.test.ts).
-    return this.whileSessionLives(this.deleteThroughOutages(path, sessionId), sessionId);
+    return this.whileSessionLives(this.deleteThroughOutages(path, sessionId, deletion), sessionId);
   }
+
+  private readonly plainDelete: NodeDeletion = (path) => this.session.delete(path, -1);
 
   /**
    * One delete of our node. Resolves undefined once the node is gone (deleted now, or earlier, or
    * with its session), else with the error worth another try; rejects with
    * `QueueNodeNotRemovedError` on a code that no retry fixes.
    */
-  private async deleteOnce(path: string): Promise<ZooKeeperError | undefined> {
+  private async deleteOnce(path: string, deletion: NodeDeletion, mayHaveLanded: boolean): Promise<ZooKeeperError | undefined> {
     try {
-      await this.session.delete(path, -1);
+      await deletion(path, mayHaveLanded);
       return undefined;
     } catch (error) {
       if (isGoneWithNode(error)) return undefined;
@@ -71,8 +80,8 @@ export class NodeRemoval {
   }
 
   /** Retries the delete of `path` for as long as its session may live. */
-  private async deleteThroughOutages(path: string, sessionId: string): Promise<void> {
-    for (let throttled = 0; ; ) {
+  private async deleteThroughOutages(path: string, sessionId: string, deletion: NodeDeletion): Promise<void> {
+    for (let throttled = 0, mayHaveLanded = false; ; ) {
       try {
         await this.session.waitForConnection();
       } catch (error) {
@@ -80,8 +89,9 @@ export class NodeRemoval {
         throw error;
       }
       if (this.session.sessionId !== sessionId) return; // replaced: the node died with its session
-      const error = await this.deleteOnce(path);
+      const error = await this.deleteOnce(path, deletion, mayHaveLanded);
       if (error === undefined) return;
+      if (error.isConnectionError) mayHaveLanded = true; // a THROTTLEDOP was not applied
       // Throttled: the server asks us to slow down. A connection error that the state does not
       // show yet: give the state change a moment to land rather than spinning.
       const throttle = error.zkCode === 'THROTTLEDOP';

@@ -1,5 +1,6 @@
 import { LockLostError } from '../../errors/lock-lost.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import type { MultiOp } from '../../zookeeper/protocol/multi.js';
 import type { InterruptedSection, ReadyRead, ReadyRecord } from './ready-record.js';
 import { holderGone } from './write-retry.js';
 
@@ -86,6 +87,38 @@ export class GuardedSection {
     this.finished = true;
   }
 
+  /**
+   * The completion as an op of a transaction that releases the lock along with it
+   * (`CompletingRelease`): the versioned delete of the record. Undefined when there is none to send
+   * that way: the section marks ready (an election's), has ended, or lost the state.
+   */
+  completionOp(): Extract<MultiOp, { type: 'delete' }> | undefined {
+    if (this.completion !== 'delete' || this.finished || this.lost) return undefined;
+    return { type: 'delete', path: this.state.path, version: this.version };
+  }
+
+  /**
+   * The transaction that carried `completionOp()` came back: without `failure` it was applied (the
+   * section completed); with one, the section ends uncompleted (its record stays for the next
+   * holder), and `complete()` would reject with `failure`.
+   */
+  endedInTransaction(failure?: Error): void {
+    this.finished = true;
+    if (failure) this.lost = failure;
+  }
+
+  /**
+   * `completionOp()` met BADVERSION: true when the record still carries this section's token, at a
+   * newer version (a write of ours that landed unanswered, see `update`), which the next
+   * `completionOp()` names; false when another holder wrote it.
+   */
+  async adoptNewerOwnVersion(): Promise<boolean> {
+    const current = await this.state.read();
+    if (current?.record.token !== this.record.token) return false;
+    this.version = current.version;
+    return true;
+  }
+
   /** Writes `record` (or takes `step` on the record, standing for that write) at the version this section last wrote. */
   private async update(record: ReadyRecord, step: Step = this.writing(record)): Promise<void> {
     if (this.signal?.aborted) {
@@ -110,7 +143,7 @@ export class GuardedSection {
     } catch (error) {
       if (ZooKeeperError.is(error, 'BADVERSION', 'NONODE')) {
         this.finished = true;
-        throw (this.lost = new LockLostError(this.state.path, 'another holder has written the ready state since this section began'));
+        throw (this.lost = stateTaken(this.state.path));
       }
       // The session the lease lived on is gone (e.g. this process was paused past the session
       // timeout and writes before it noticed): the lock is lost for certain, whatever the code.
@@ -134,6 +167,11 @@ export class GuardedSection {
       once: (version) => this.state.write(record, version),
     };
   }
+}
+
+/** What a section's write rejects with when the record is not its own any more (BADVERSION, NONODE). */
+export function stateTaken(path: string): LockLostError {
+  return new LockLostError(path, 'another holder has written the ready state since this section began');
 }
 
 /** What a section's write on a session that is gone rejects with: the lock went with it. */
