@@ -17,6 +17,8 @@
  *                        with --mutants: how long a declared survivor runs (default --duration);
  *                        its run only shows it still survives, so CI keeps it short
  *   --list-mutants
+ *   --partitions N       every schedule runs the partition workload with N partitions (0: none;
+ *                        default: a third of the seeds, 3 to 6 partitions)
  *   --driver NAME        typescript (default: the library's client over simulated sockets) or
  *                        native (ZooKeeperHandle over the simulated C client)
  *
@@ -62,7 +64,7 @@ async function explore(): Promise<number> {
   const label = args.appliedMutant ? `mutant ${args.appliedMutant}` : 'main';
   console.log(`simulation (${label}): seeds from ${first}, for ${args.duration} s${args.faults ? `, faults ${args.faults.join(',')}` : ''}`);
   for (let seed = first; performance.now() - started < budgetMs; seed++) {
-    const result = await runSchedule(planSchedule(seed >>> 0, { only: args.faults, driver: args.driver }));
+    const result = await runSchedule(planSchedule(seed >>> 0, { only: args.faults, driver: args.driver, partitions: args.partitions }));
     schedules++;
     steps += result.steps;
     simulatedMs += result.simulatedMs;
@@ -90,7 +92,7 @@ async function explore(): Promise<number> {
 
 /** Replays one seed (its trace, unless --quiet), optionally shrunk. */
 async function replay(seed: number): Promise<number> {
-  let config: ScheduleConfig = planSchedule(seed, { only: args.faults, driver: args.driver });
+  let config: ScheduleConfig = planSchedule(seed, { only: args.faults, driver: args.driver, partitions: args.partitions });
   if (args.onlyFaults) config = { ...config, plan: config.plan.filter((_, i) => args.onlyFaults!.includes(i)) };
   if (args.shrink) {
     const shrunk = await shrinkSchedule(config, (line) => console.log(line));
@@ -113,7 +115,7 @@ async function replay(seed: number): Promise<number> {
 function runMutant(name: string): number {
   const build = prepareMutant(name, projectRoot);
   const forwarded = process.argv.slice(2).filter((arg, i, all) => arg !== '--mutant' && all[i - 1] !== '--mutant');
-  const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', name, ...forwarded, ...faultsOf(name)], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', name, ...forwarded, ...faultsOf(name), ...(args.partitions === undefined ? partitionsOf(name) : [])], { stdio: 'inherit' });
   return child.status ?? 1;
 }
 
@@ -128,7 +130,7 @@ function mutationTable(): number {
     const build = prepareMutant(mutant.name, projectRoot);
     const started = performance.now();
     const duration = mutant.survives ? (args.survivorDuration ?? args.duration) : args.duration;
-    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(duration), '--from', String(args.from ?? 1), ...faultsOf(mutant.name), '--driver', args.driver], {
+    const child = spawnSync(process.execPath, [path.join(build, 'test', 'sim', 'main.js'), '--applied-mutant', mutant.name, '--duration', String(duration), '--from', String(args.from ?? 1), ...faultsOf(mutant.name), ...partitionsOf(mutant.name), '--driver', args.driver], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
@@ -149,8 +151,14 @@ function faultsOf(name: string): string[] {
   return faults ? ['--faults', faults.join(',')] : [];
 }
 
+/** A mutant of the partition recipe runs every schedule with the partition workload (`Mutant.partitions`). */
+function partitionsOf(name: string): string[] {
+  const partitions = args.partitions ?? MUTANTS.find((mutant) => mutant.name === name)?.partitions;
+  return partitions === undefined ? [] : ['--partitions', String(partitions)];
+}
+
 function describeConfig(c: ScheduleConfig): string {
-  return `seed ${c.seed} (${c.driver} driver): ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+  return `seed ${c.seed} (${c.driver} driver): ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}${c.partitions ? `, ${c.partitions} partitions` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
 }
 
 interface Args {
@@ -167,6 +175,7 @@ interface Args {
   mutants: boolean;
   listMutants: boolean;
   driver: ZkDriver;
+  partitions?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -197,6 +206,7 @@ function parseArgs(argv: string[]): Args {
         args.faults = kinds as FaultKind[];
         break;
       }
+      case '--partitions': args.partitions = number(i++); break;
       case '--mutant': args.mutant = value(i++); break;
       case '--applied-mutant': args.appliedMutant = value(i++); break;
       case '--mutants': args.mutants = true; break;

@@ -35,6 +35,8 @@ export interface Mutant {
    * together come often instead of once in a thousand, whatever else the simulation's code changes.
    */
   readonly faults?: readonly FaultKind[];
+  /** A mutant of the partition recipe: every schedule of its search runs the partition workload with this many partitions. */
+  readonly partitions?: number;
 }
 
 /** Where `join` decides on a succession grant after a wake; the no-relist mutant grants just before it. */
@@ -410,5 +412,39 @@ export const MUTANTS: readonly Mutant[] = [
     // A session that ends while the transaction is out, and ends for real: quorum lost with a
     // server down, a session expired (found in 20 schedules with these, in 137 with every kind).
     faults: ['member-restart', 'expire'],
+  },
+  {
+    // Issue 33: what keeps two replicas from owning one partition is that ownership is the
+    // partition's lock; here each replica queues on a lock of its own name for it.
+    name: 'partition-lock-per-replica',
+    defect:
+      'Each replica takes partition k through a lock named after itself (`<k>-<identity>`) instead of the one lock `<k>`: the taker of a moving partition is granted at once, while the giver still owns it and its runs go on, so two replicas claim the partition (and their ready znodes differ, so a dead owner is never repaired).',
+    patches: [
+      {
+        file: 'recipes/partition/partition-set.js',
+        find: 'new PartitionHolder(k, String(k), host, this.path)',
+        replace: 'new PartitionHolder(k, `${k}-${options.identity}`, host, this.path)',
+      },
+      {
+        file: 'recipes/partition/partition-work.js',
+        find: 'this.locks.enterGuarded(String(partition), owner,',
+        replace: 'this.locks.enterGuarded(`${partition}-${this.identity}`, owner,',
+      },
+    ],
+    partitions: 5,
+  },
+  {
+    // Issue 33: a lost partition must be queued for again while the assignment still gives it to us.
+    name: 'partition-not-requeued-after-loss',
+    defect:
+      'A replica that loses a partition (its session in doubt past the loss deadline, then back) does not queue for it again: the assignment still gives it the partition, nothing changes the assignment, and the partition stays owned by nobody once the faults are over.',
+    patches: [
+      {
+        file: 'recipes/partition/partition-holder.js',
+        find: 'void pause(backoffDelay(this.failures, 10)).then(() => this.reconcile());',
+        replace: '',
+      },
+    ],
+    partitions: 5,
   },
 ];

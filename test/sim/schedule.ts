@@ -12,7 +12,8 @@ import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
 import { SessionKeeping } from './session-keeping.js';
-import { ELECTION, SimProcess } from './sim-process.js';
+import { PartitionInvariants } from './partition-invariants.js';
+import { ELECTION, SIM_ROOT, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
   'disconnect',
@@ -71,6 +72,8 @@ export interface ScheduleConfig {
   readonly plan: readonly PlannedFault[];
   /** The client the processes run: the TypeScript one over simulated sockets (default), or the simulated C client. */
   readonly driver: ZkDriver;
+  /** The count of the partition set the processes join (`PartitionWorkload`); 0: no partition workload. */
+  readonly partitions: number;
 }
 
 export interface ScheduleResult {
@@ -83,7 +86,7 @@ export interface ScheduleResult {
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
-export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver } = {}): ScheduleConfig {
+export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver; partitions?: number } = {}): ScheduleConfig {
   const r = new SimRandom(seed);
   const processes = r.between(2, 5);
   const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
@@ -104,7 +107,10 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   const syncLimitTicks = r.pick([5, 10, 20]);
   // In a third of the seeds, every directory's first sequential child is a few short of 2^31 - 1.
   const sequenceStart = r.chance(1 / 3) ? 2 ** 31 - 1 - r.between(0, 20) : 0;
-  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver: options.driver ?? 'typescript' };
+  // In a third of the seeds, a partition set of 3 to 6 partitions (drawn last: the other draws of a
+  // seed stay what they were before the partition workload existed).
+  const partitions = options.partitions ?? (r.chance(1 / 3) ? r.between(3, 6) : 0);
+  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver: options.driver ?? 'typescript', partitions };
 }
 
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
@@ -134,7 +140,15 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const oversize = config.enabled.includes('oversize');
   const keeping = new SessionKeeping(invariants, () => scheduler.now, timeout);
   const onExpired = (actor: string, sessionId: string) => keeping.expired(actor, sessionId);
-  const processConfig = { driver: config.driver, onExpired, sessionTimeoutMs: timeout, oversizeChance: oversize ? 0.05 : 0, ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }) };
+  const partitionInvariants = new PartitionInvariants(invariants);
+  const processConfig = {
+    driver: config.driver,
+    onExpired,
+    sessionTimeoutMs: timeout,
+    oversizeChance: oversize ? 0.05 : 0,
+    ...(oversize && { maxRecordBytes: 2 * 1024 * 1024 }),
+    ...(config.partitions > 0 && { partitions: { count: config.partitions, invariants: partitionInvariants } }),
+  };
   const processes: SimProcess[] = [];
   let spawned = 0;
   let faultsOver = false;
@@ -154,12 +168,15 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
   for (const fault of config.plan) {
     scheduler.schedule(fault.at, () => {
-      const applied = strike(fault, { operator, scheduler, ensemble, invariants, live: live(), timeout, spawn, driver: config.driver, keeping });
+      const applied = strike(fault, { operator, scheduler, ensemble, invariants, partitions: partitionInvariants, live: live(), timeout, spawn, driver: config.driver, keeping });
       if (applied) faults[fault.kind] = (faults[fault.kind] ?? 0) + 1;
     }, `fault ${fault.kind}`);
   }
 
-  const check = () => invariants.checkStep();
+  const check = () => {
+    invariants.checkStep();
+    partitionInvariants.checkStep();
+  };
   await scheduler.run({ untilMs: config.faultMs, afterStep: check });
 
   // Healing: no fault strikes any more; pauses already begun run out (at most 2.5 timeouts).
@@ -188,6 +205,16 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   }
   if (!someoneLeads()) invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
 
+  // Partition liveness: once the faults are over, every partition is owned by exactly one of the
+  // processes in the set, evenly (within the same bound: sessions settle, the assigner is elected
+  // and writes, moves drain).
+  if (config.partitions > 0) {
+    const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned }] : []));
+    await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => PartitionInvariants.unsettled(config.partitions, members()) === undefined });
+    const unsettled = PartitionInvariants.unsettled(config.partitions, members());
+    if (unsettled) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${unsettled}`);
+  }
+
   // Every call of a process has settled: no queue node of its session may remain in a lock's,
   // a read/write lock's or a semaphore's directory (DESIGN §8.3), once the deletes that go on in
   // the background (a give-up while a request was unanswered) went through. Its election node
@@ -195,7 +222,8 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const idle = () => new Map(live().filter((p) => p.pending.size === 0 && p.sessionId !== undefined).map((p) => [p.sessionId!, p.actor]));
   const leftBehind = () => {
     const owners = idle();
-    return ensemble.nodes().filter((n) => owners.has(n.owner) && LEFT_BEHIND.test(n.path)).map((n) => ({ ...n, actor: owners.get(n.owner)! }));
+    // A partition's lock stays held by its owner: those nodes go when the process shuts down (checked below).
+    return ensemble.nodes().filter((n) => owners.has(n.owner) && LEFT_BEHIND.test(n.path) && !n.path.startsWith(`${SIM_ROOT}/partitions/`)).map((n) => ({ ...n, actor: owners.get(n.owner)! }));
   };
   const cleanBy = scheduler.now + 2 * timeout;
   await scheduler.run({ untilMs: cleanBy, afterStep: check, done: () => leftBehind().length === 0 });
@@ -227,6 +255,7 @@ interface FaultContext {
   readonly scheduler: SimScheduler;
   readonly ensemble: SimulatedEnsemble;
   readonly invariants: Invariants;
+  readonly partitions: PartitionInvariants;
   readonly live: SimProcess[];
   readonly timeout: number;
   readonly spawn: (delayMs: number) => void;
@@ -361,6 +390,7 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       ensemble.wipe();
       c.keeping.excuse(undefined, 0);
       c.invariants.newEra();
+      c.partitions.newEra();
       say('every server restarted with an empty data directory');
       return true;
     }

@@ -31,6 +31,8 @@ import type { SimScheduler } from '../../src/zookeeper/simulated/sim-scheduler.j
 import type { SimulatedEnsemble } from '../../src/zookeeper/simulated/simulated-ensemble.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import type { Invariants, RevocationRequest, WatchedLease } from './invariants.js';
+import type { PartitionInvariants } from './partition-invariants.js';
+import { PartitionWorkload } from './partition-workload.js';
 
 /** The lock whose calls are all guarded (with `recover`), and the one whose calls never are. */
 export const GUARDED_LOCK = 'orders';
@@ -56,6 +58,8 @@ export interface ProcessConfig {
   readonly oversizeChance: number;
   /** Told when the process's session is reported expired (`SessionKeeping`). */
   readonly onExpired?: (actor: string, sessionId: string) => void;
+  /** The partition set's count, and its invariants, when the schedule runs the partition workload. */
+  readonly partitions?: { readonly count: number; readonly invariants: PartitionInvariants };
 }
 
 function describeError(error: unknown): string {
@@ -71,6 +75,7 @@ export class SimProcess {
   private session: ZkSession | undefined;
   private locks: LockService | undefined;
   private leader: LeaderService | undefined;
+  private partitionWork: PartitionWorkload | undefined;
   private running = false;
   /** No new work from now on (the faults are over), even if this process only starts now. */
   private stopped = false;
@@ -128,7 +133,7 @@ export class SimProcess {
     return (this.shuttingDown ??= this.track('shutdown', async () => {
       // As Nest's shutdown hooks run only once the application has started.
       await this.booted;
-      await Promise.all([this.locks?.beforeApplicationShutdown(), this.leader?.beforeApplicationShutdown()]);
+      await Promise.all([this.locks?.beforeApplicationShutdown(), this.leader?.beforeApplicationShutdown(), this.partitionWork?.close()]);
       this.session?.close();
       this.shutDown = true;
     }));
@@ -154,6 +159,11 @@ export class SimProcess {
   /** Takes part in the election: started, and neither shutting down nor dead. */
   get participates(): boolean {
     return this.leader !== undefined && !this.closing && !this.crashed;
+  }
+
+  /** The partitions its set owns now; undefined without the partition workload, or once closing. */
+  get partitionsOwned(): readonly number[] | undefined {
+    return this.closing || this.crashed ? undefined : this.partitionWork?.owned;
   }
 
   /** Reports leadership of the election. */
@@ -226,6 +236,29 @@ export class SimProcess {
     void this.leaderLoop();
     void this.revocationLoop();
     void this.rootWatchLoop(session);
+    if (this.config.partitions) this.startPartitions(session, this.config.partitions);
+  }
+
+  /** Joins the partition set and runs work on what it owns (see `PartitionWorkload`), on draws of its own. */
+  private startPartitions(session: ZkSession, partitions: NonNullable<ProcessConfig['partitions']>): void {
+    this.partitionWork = new PartitionWorkload(
+      {
+        actor: this.actor,
+        root: SIM_ROOT,
+        random: this.random.fork(),
+        invariants: this.invariants,
+        partitions: partitions.invariants,
+        running: () => this.running,
+        alive: () => !this.crashed && !this.shutDown,
+        sleep: (ms) => this.sleep(ms),
+        track: (what, fn) => this.track(what, fn),
+        note: (text) => this.note(text),
+        expectLibraryError: (error, what) => this.expectLibraryError(error, what),
+      },
+      session,
+      partitions.count,
+    );
+    this.partitionWork.start();
   }
 
   private async lockLoop(): Promise<void> {

@@ -1,0 +1,86 @@
+/**
+ * The invariants of partitioned leadership (`PartitionSet`, issue 33), checked as `Invariants` checks
+ * locks: the workload reports take-overs, `checkStep` runs after every step, and a broken invariant
+ * is recorded through `Invariants.violate`. The repairs of interrupted runs go through the guarded
+ * sections of `Invariants` (scope `partition:<k>`), as a lock's do.
+ */
+import type { Invariants } from './invariants.js';
+
+/** What one process believes it owns: partition → the token it owns it under. */
+export type PartitionClaims = () => ReadonlyMap<number, bigint>;
+
+export class PartitionInvariants {
+  private readonly claimants = new Map<string, { claims: PartitionClaims; alive: () => boolean; era: number }>();
+  private readonly lastOwner = new Map<number, { token: bigint; process: string }>();
+  /** Counts the wipes of the ensemble: a claim of an older era is not comparable (see `Invariants.newEra`). */
+  private era = 0;
+  /** Take-overs reported, and partitions that changed owner: the runner sums them. */
+  readonly counts = { takeOvers: 0, runs: 0, repairs: 0 };
+
+  constructor(private readonly invariants: Invariants) {}
+
+  /**
+   * **One believed owner** (checked after every step): at no step do two live processes of one era
+   * claim a partition. A process claims partition k while its set reports k owned (`ownedNow`, the
+   * lease's own synchronous answer) or while a run of k is in progress whose `signal` has not
+   * aborted: a run goes on after the partition left `owned$` (it is moving and drains), and the
+   * next owner must not be granted it until that run returned or was told of the loss.
+   */
+  watch(process: string, claims: PartitionClaims, alive: () => boolean): void {
+    this.claimants.set(process, { claims, alive, era: this.era });
+  }
+
+  /**
+   * **Fencing order per partition**: the token of each take-over is above the tokens of every
+   * earlier owner of the partition (the same owner may report the same ownership again after a
+   * suspension).
+   */
+  tookOver(process: string, partition: number, token: bigint): void {
+    this.counts.takeOvers++;
+    const last = this.lastOwner.get(partition);
+    if (last && (token < last.token || (token === last.token && last.process !== process))) {
+      this.invariants.violate('partition-token-order', `partition ${partition}: ${process} took it over with token ${token} after ${last.process} owned it with token ${last.token}`);
+    }
+    this.lastOwner.set(partition, { token, process });
+  }
+
+  /** The ensemble was wiped: tokens start over, and claims of the old era are not compared with the new. */
+  newEra(): void {
+    this.era++;
+    this.lastOwner.clear();
+  }
+
+  checkStep(): void {
+    const owners = new Map<number, string>();
+    for (const [process, claimant] of this.claimants) {
+      if (claimant.era !== this.era || !claimant.alive()) continue;
+      for (const [partition, token] of claimant.claims()) {
+        const other = owners.get(partition);
+        if (other === undefined) {
+          owners.set(partition, `${process} (token ${token})`);
+          continue;
+        }
+        this.invariants.violate('partition-owners-overlap', `partition ${partition} is claimed by ${other} and ${process} (token ${token}) at once`);
+        this.claimants.delete(process); // report once
+        break;
+      }
+    }
+  }
+
+  /**
+   * **Complete and even once the faults are over**: every partition owned by exactly one of
+   * `members` (live processes in the set), each owning ⌊N/M⌋ or ⌈N/M⌉. Undefined when it holds,
+   * else what is wrong.
+   */
+  static unsettled(count: number, members: readonly { readonly process: string; readonly owned: readonly number[] }[]): string | undefined {
+    if (members.length === 0) return undefined;
+    const owners = new Map<number, string[]>();
+    for (const { process, owned } of members) for (const k of owned) owners.set(k, [...(owners.get(k) ?? []), process]);
+    const missing = Array.from({ length: count }, (_, k) => k).filter((k) => !owners.has(k));
+    if (missing.length > 0) return `partitions ${missing.join(', ')} are owned by nobody`;
+    const low = Math.floor(count / members.length);
+    const uneven = members.filter(({ owned }) => owned.length < low || owned.length > Math.ceil(count / members.length));
+    if (uneven.length > 0) return `uneven: ${members.map(({ process, owned }) => `${process} owns ${owned.length}`).join(', ')} of ${count}`;
+    return undefined;
+  }
+}
