@@ -74,7 +74,7 @@ const root = `/chaos-${randomUUID()}`;
 say(`seed ${seed} (replay with --seed ${seed}), ${durationS} s of faults, ${workers} workers, session timeout ${sessionTimeoutMs} ms, ${driver} driver, run dir ${runDir}`);
 
 const driverLog = new EventLog(path.join(runDir, 'driver.jsonl'));
-const store = new FencedStore(path.join(runDir, 'counter'), new EventLog(path.join(runDir, 'store.jsonl')));
+const store = new FencedStore(path.join(runDir, 'counter'), new EventLog(path.join(runDir, 'store.jsonl')), path.join(runDir, 'partitions.json'));
 let ensemble: ZkEnsemble | undefined;
 const proxies: TcpProxy[][] = [];
 let pool: WorkerPool | undefined;
@@ -126,7 +126,11 @@ async function main(): Promise<boolean> {
   const endState = await inspectEndState(ensemble.connectString, root, 2 * sessionTimeoutMs + 3000);
 
   say('checking the logs');
-  const end: RunEnd = { ...endState, finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')) };
+  const end: RunEnd = {
+    ...endState,
+    finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')),
+    partitionCounters: JSON.parse(fs.readFileSync(store.partitionFile, 'utf8')) as Record<string, number>,
+  };
   fs.writeFileSync(path.join(runDir, 'end.json'), JSON.stringify({ end, stuckBoundMs, faults: injector.counts, kinds }));
   const result = checkRunDir(runDir, end, stuckBoundMs, sessionTimeoutMs);
   const report: RunReport = { seed, durationS, workers, sessionTimeoutMs, wallClockS: Math.round((Date.now() - started) / 1000), faults: injector.counts, kinds, result };
