@@ -13,6 +13,7 @@ import { checkRecipeCalls, checkRecipes } from './recipe-rules.js';
 import { checkRecovery } from './recovery-rules.js';
 import { reconstructRevocation } from './revocation-holds.js';
 import { checkRevocation } from './revocation-rules.js';
+import { checkPartitions, emptyPartitionFigures, type PartitionFigures } from './partition-rules.js';
 import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
 export const VIOLATION_KINDS = [
@@ -39,6 +40,12 @@ export const VIOLATION_KINDS = [
   'permits-exceeded', // a semaphore's permits held at once exceeded its capacity
   'released-on-behalf', // a holder lost its lock with its session fine and no fault on it, or was released while its body ran: something but the holder ended its tenure
   'spurious-release-request', // a holder's releaseRequested aborted, or a leader stepped down, without a request that targeted it
+  // The partition workload (partition-rules.ts), per partition of the set:
+  'partition-cas', // a write found its partition's counter changed since its read
+  'partition-store-order', // the store accepted an older token of a partition after a newer one (within one era), or one token from two processes
+  'partition-recovery', // inv. 6: a dirty tenure not repaired by the partition's next owner before its work, repaired twice, or a repair of a tenure that is not older
+  'partition-lost-increment', // a partition's checkpointed increment never applied, or applied by someone else
+  'partition-end-state', // a partition's counter is not its accepted writes, or its ready znode is dirty at the end although a later owner took over
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 export type Violations = Record<ViolationKind, string[]>;
@@ -53,6 +60,9 @@ export interface RunEnd {
   readonly lockReady?: { readonly state: string; readonly token: string };
   /** The election's ready record at the end: every leader closed gracefully, so it must be `ready`. */
   readonly electionReady?: { readonly state: string; readonly token: string };
+  /** The partition workload: each partition's counter as the store persisted it (absent: 0), and each partition's ready record still there. */
+  readonly partitionCounters?: Readonly<Record<string, number>>;
+  readonly partitionReady?: Readonly<Record<string, { readonly state: string; readonly token: string }>>;
 }
 
 export interface CheckInput {
@@ -138,6 +148,8 @@ export interface CheckFigures {
   longestStepDownHandOverMs: number;
   finalCounter: number;
   workerErrors: Record<string, number>;
+  /** The partition workload's counts (partition-rules.ts). */
+  partitions: PartitionFigures;
 }
 
 export interface CheckResult {
@@ -205,10 +217,13 @@ export function check(input: CheckInput): CheckResult {
     longestStepDownHandOverMs: 0,
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
+    partitions: emptyPartitionFigures(),
   };
 
   // The store logs in processing order, with the driver's clock: sorting by time keeps that order.
-  const store = [...input.store].sort((a, b) => a.t - b.t);
+  const sorted = [...input.store].sort((a, b) => a.t - b.t);
+  // The partitions' counters are other data, fenced by other tokens: their ops have rules of their own.
+  const store = sorted.filter((op) => op.partition === undefined);
   checkHolds(run, violations, figures, at);
   checkStore(run, store, violations, figures, at);
   checkRecovery(run, store, input.end, violations, figures, at);
@@ -219,6 +234,7 @@ export function check(input: CheckInput): CheckResult {
   checkRecipes(run, recipes, violations, figures, at);
   checkRecipeCalls(run, recipes, input, wipeDowntime(input.driver), violations, figures, at);
   checkRevocation(run, reconstructRevocation(run), input, violations, figures, at);
+  checkPartitions(run, sorted, input.end, violations, figures, at);
   return { violations, figures };
 }
 
