@@ -126,6 +126,13 @@ describe('chaos checker: partition workload', () => {
     assert.match(assertOnly(s, 'partition-recovery')[0]!, /token 10 repaired again by partition 0: w3\.1 token 30 after partition 0: w2\.1 token 20/);
   });
 
+  it('partition-recovery: one increment repaired twice, as the store saw it', () => {
+    const s = killedOwner(0, [{ interrupted: '10', checkpoint: 0, repaired: true, at: 2100 }], { v: 1 });
+    s.storeOp(3000, { w: 3, inc: 1, op: 'write', token: '30', accepted: true, expect: 2, value: 3, kind: 'repair', interrupted: '10', partition: 0 });
+    s.end = { ...s.end, partitionCounters: { 0: 3 } };
+    assert.deepEqual(assertOnly(s, 'partition-recovery'), ['partition 0: the increment of token 0:10 was repaired 2 times']);
+  });
+
   it('partition-recovery: a repair of a newer tenure, or of a token nobody owned', () => {
     const newer = clean();
     newer.partitionRun(3, 1, 1, '16', { tick: 2, tickOk: true, enter: 200, exit: 201, repairs: [{ interrupted: '20', repaired: false, at: 199 }] });
