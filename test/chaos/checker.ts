@@ -41,6 +41,7 @@ export const VIOLATION_KINDS = [
   'released-on-behalf', // a holder lost its lock with its session fine and no fault on it, or was released while its body ran: something but the holder ended its tenure
   'spurious-release-request', // a holder's releaseRequested aborted, or a leader stepped down, without a request that targeted it
   // The partition workload (partition-rules.ts), per partition of the set:
+  'partition-overlap', // inv. 1/2 for a partition: two processes believed they owned it at once
   'partition-cas', // a write found its partition's counter changed since its read
   'partition-store-order', // the store accepted an older token of a partition after a newer one (within one era), or one token from two processes
   'partition-recovery', // inv. 6: a dirty tenure not repaired by the partition's next owner before its work, repaired twice, or a repair of a tenure that is not older

@@ -94,7 +94,7 @@ function partitionRow(p: PartitionFigures, list: (counts: Record<string, number>
   return [
     `runs ${p.runs} (completed ${p.runsCompleted}; failed: ${list(p.runsFailed)})`,
     `store ops accepted ${p.storeAccepted}, refused as stale ${p.refusedStale}`,
-    `ownerships ${p.ownerships} (changed hands ${p.ownershipChanges}, leases lost ${p.leasesLost})`,
+    `ownerships ${p.ownerships} (changed hands ${p.ownershipChanges}, leases lost ${p.leasesLost}, excused overlaps ${p.excusedOverlaps})`,
     `recoveries ${p.recoveryRuns} (increments repaired ${p.repairsApplied}, re-runs ${p.recoveryReruns}, unrepaired at end ${p.unrepairedAtEnd}, erased by wipes ${p.sectionsWiped}, their increments lost ${p.incrementsLostToWipe})`,
     `counters ${p.counterTotal} in all`,
   ].join('; ');

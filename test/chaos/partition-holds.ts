@@ -32,7 +32,11 @@ export interface Tenure {
   readonly era: number;
   /** First `p-owned` value listing it with this token. */
   ownedAt?: number;
+  /** The first `p-owned` value after its last listing that no longer lists it (a drain began, or it was lost). */
+  droppedAt?: number;
   lostAt?: number;
+  /** Until when its process believed it owned the partition (see `ownershipEnd`). */
+  end: number;
   readonly runs: PartitionRun[];
   readonly recoveries: { interrupted: string; at: number; repaired: boolean; checkpoint?: number }[];
   /** Ticks of its process that completed every run (`p-tick-done` ok). */
@@ -49,23 +53,28 @@ export function reconstructPartitions(run: Reconstruction): Map<number, Tenure[]
     const key = `${p}:${eraToken(eraAt(event.t), token)}`;
     let found = tenures.get(key);
     if (!found) {
-      found = { p, w: event.w, inc: event.inc, token, era: eraAt(event.t), runs: [], recoveries: [], ticksOk: new Set(), state: 'clean' };
+      found = { p, w: event.w, inc: event.inc, token, era: eraAt(event.t), end: Infinity, runs: [], recoveries: [], ticksOk: new Set(), state: 'clean' };
       tenures.set(key, found);
     }
     return found;
   };
-  for (const events of run.byIncarnation.values()) {
+  for (const [key, events] of run.byIncarnation) {
     const okTicks = new Set(events.flatMap((event) => (event.ev === 'p-tick-done' && event.ok ? [event.tick] : [])));
     const mine = new Set<Tenure>();
+    let listed: Tenure[] = [];
     for (const event of events) {
       switch (event.ev) {
-        case 'p-owned':
-          for (const p of event.partitions) {
-            const held = tenure(event, p, event.tokens[p]!);
+        case 'p-owned': {
+          const now = event.partitions.map((p) => tenure(event, p, event.tokens[p]!));
+          for (const held of listed) if (!now.includes(held)) held.droppedAt = event.t;
+          for (const held of now) {
             held.ownedAt ??= event.t;
+            held.droppedAt = undefined; // listed again (it was in doubt, and is not any more)
             mine.add(held);
           }
+          listed = now;
           break;
+        }
         case 'p-lost':
           tenure(event, event.p, event.token).lostAt ??= event.t;
           break;
@@ -91,7 +100,12 @@ export function reconstructPartitions(run: Reconstruction): Map<number, Tenure[]
         }
       }
     }
-    for (const held of mine) for (const tick of okTicks) held.ticksOk.add(tick);
+    const death = run.deaths.get(key);
+    const endOfLife = death ? death.at : (events.at(-1)?.t ?? 0);
+    for (const held of mine) {
+      for (const tick of okTicks) held.ticksOk.add(tick);
+      held.end = ownershipEnd(held, endOfLife);
+    }
   }
   const byPartition = new Map<number, Tenure[]>();
   for (const held of tenures.values()) byPartition.set(held.p, [...(byPartition.get(held.p) ?? []), held]);
@@ -101,6 +115,19 @@ export function reconstructPartitions(run: Reconstruction): Map<number, Tenure[]
     for (const held of list) held.state = stateOf(held, repairedByOthers.has(eraToken(held.era, held.token)));
   }
   return byPartition;
+}
+
+/**
+ * Until when a tenure's process believed it owned the partition: its lease's loss; else, once the
+ * partition was dropped from `owned$` (a drain), the end of the runs still going (the lock is
+ * released after them); else the end of its process (killed: its session outlives it, but it can
+ * no longer act).
+ */
+function ownershipEnd(held: Tenure, endOfLife: number): number {
+  const lastRun = held.runs.at(-1);
+  const runsEnd = lastRun ? (lastRun.exitAt ?? endOfLife) : 0;
+  const released = held.droppedAt === undefined ? endOfLife : Math.max(held.droppedAt, runsEnd);
+  return Math.min(held.lostAt ?? Infinity, released, endOfLife);
 }
 
 function stateOf(held: Tenure, repaired: boolean): Tenure['state'] {

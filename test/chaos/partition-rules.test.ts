@@ -19,12 +19,18 @@ function assertOnly(s: Scenario, kind: ViolationKind): string[] {
   return all[kind]!;
 }
 
+/** Worker w.inc's `owned$` becomes empty at `ms` (a drain began, or its leases were lost). */
+function drop(s: Scenario, w: number, ms: number): Scenario {
+  return s.log(w, 1, ms, { ev: 'p-owned', partitions: [], tokens: {} });
+}
+
 /** Partition 0: w1 (token 10) runs twice, then hands it over cleanly to w2 (token 20), which runs once; partition 1: w3 (token 15) runs once. */
-function clean(): Scenario {
+function clean(dropAt: number | null = 50): Scenario {
   const s = new Scenario();
   for (const w of [1, 2, 3]) s.process(w, 1, 0, 5000);
   s.partitionRun(1, 1, 0, '10', { owned: 5, tick: 1, tickOk: true, enter: 10, v: 0, write: 20, exit: 21 });
   s.partitionRun(1, 1, 0, '10', { tick: 2, tickOk: true, enter: 30, v: 1, write: 40, exit: 41 });
+  if (dropAt !== null) drop(s, 1, dropAt);
   s.partitionRun(3, 1, 1, '15', { owned: 6, tick: 1, tickOk: true, enter: 12, v: 0, write: 22, exit: 23 });
   s.partitionRun(2, 1, 0, '20', { owned: 100, tick: 1, tickOk: true, enter: 110, v: 2, write: 120, exit: 121 });
   s.driverLine(4000, { ev: 'phase', name: 'stopping' });
@@ -74,6 +80,7 @@ describe('chaos checker: partition workload', () => {
       const s = new Scenario();
       s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
       s.partitionRun(1, 1, 0, '10', { owned: 5, tick: 1, tickOk: false, enter: 10, v: 0, write: 20, exit: 21 });
+      s.log(1, 1, 1000, { ev: 'p-lost', p: 0, token: '10', error: 'LockLostError' });
       s.partitionRun(2, 1, 0, '20', { owned: 2101, tick: 1, tickOk: true, enter: 2110, v: 1, write: 2120, exit: 2121, repairs });
       assert.deepEqual(found(s), {}, `with ${repairs.length} repair(s)`);
     }
@@ -90,10 +97,29 @@ describe('chaos checker: partition workload', () => {
     assert.deepEqual([p.sectionsWiped, p.incrementsLostToWipe], [1, 1]); // its checkpointed 0 -> 1 was never applied in its era
   });
 
+  it('partition-overlap: a previous owner that still believed it owned the partition', () => {
+    assert.match(assertOnly(clean(null), 'partition-overlap')[0]!, /^partition 0: w1\.1 token 10 owned it \[5ms\.\.5000ms\] and w2\.1 token 20 from 100ms/);
+    // Cut off, it said so only after the next owner took over: no excuse.
+    const late = clean(null).log(1, 1, 150, { ev: 'p-lost', p: 0, token: '10', error: 'LockLostError' });
+    assert.match(assertOnly(late, 'partition-overlap')[0]!, /owned it \[5ms\.\.150ms\]/);
+    // A drained owner's run still going when the next one took over.
+    const draining = clean(60).partitionRun(1, 1, 0, '10', { tick: 3, tickOk: true, enter: 55, exit: 105 });
+    assert.match(assertOnly(draining, 'partition-overlap')[0]!, /owned it \[5ms\.\.105ms\]/);
+  });
+
+  it('partition-overlap: excused for a frozen previous owner; a drained owner whose runs ended before the next took over is none', () => {
+    const frozen = clean(null).fault('stop-worker', 60, 3000, 1);
+    assert.deepEqual(found(frozen), {});
+    assert.equal(check(frozen.input()).figures.partitions.excusedOverlaps, 1);
+    const drained = clean(60).partitionRun(1, 1, 0, '10', { tick: 3, tickOk: true, enter: 55, exit: 95 });
+    assert.deepEqual(found(drained), {});
+  });
+
   it('partition-cas: a write found its partition counter changed since its read', () => {
     const s = new Scenario();
     s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);
     s.partitionRun(1, 1, 0, '10', { owned: 5, tick: 1, tickOk: false, enter: 10, v: 0, write: 20, refused: 'cas', exit: 21, error: 'StoreRefusedError' });
+    drop(s, 1, 22);
     s.partitionRun(2, 1, 0, '20', { owned: 2101, tick: 1, tickOk: true, enter: 2110, v: 1, write: 2120, exit: 2121, repairs: [{ interrupted: '10', checkpoint: 0, repaired: true, at: 2100 }] });
     assert.match(assertOnly(s, 'partition-cas')[0]!, /^partition 0: w1\.1 token 10 write expecting 0 refused/);
   });
@@ -122,6 +148,7 @@ describe('chaos checker: partition workload', () => {
 
   it('partition-recovery: repaired again after the next owner', () => {
     const s = killedOwner(undefined, [{ interrupted: '10', repaired: false, at: 2100 }], { v: 0 });
+    drop(s, 2, 2900);
     s.partitionRun(3, 1, 0, '30', { owned: 3001, tick: 1, tickOk: true, enter: 3010, v: 1, write: 3020, exit: 3021, repairs: [{ interrupted: '10', repaired: false, at: 3000 }] });
     assert.match(assertOnly(s, 'partition-recovery')[0]!, /token 10 repaired again by partition 0: w3\.1 token 30 after partition 0: w2\.1 token 20/);
   });
@@ -139,6 +166,7 @@ describe('chaos checker: partition workload', () => {
     assert.match(assertOnly(newer, 'partition-recovery')[0]!, /partition 1: w3\.1 token 16 repaired token 20, which no owner of the partition logged/);
     const spurious = clean();
     spurious.partitionRun(3, 1, 1, '17', { tick: 2, tickOk: true, enter: 200, exit: 201, repairs: [{ interrupted: '18', repaired: false, at: 199 }] });
+    drop(spurious, 3, 250);
     spurious.partitionRun(1, 1, 1, '18', { owned: 300, tick: 3, tickOk: true, enter: 310, exit: 311 });
     assert.ok(found(spurious)['partition-recovery']?.some((v) => /token 17 repaired a newer partition 1: w1\.1 token 18/.test(v)), JSON.stringify(found(spurious)));
   });

@@ -1,6 +1,10 @@
 /**
  * The partition workload's rules (partition-workload.ts; tenures from partition-holds.ts), per
  * partition of the set, each partition being its own lock with its own fenced counter:
+ * - `partition-overlap` (invariants 1 and 2 for a partition): no two processes believe they own
+ *   a partition at once (owned from its first `owned$` value listing it until its lease's loss, or
+ *   the end of its runs once `owned$` dropped it, or its process's death), unless the older one
+ *   was frozen (SIGSTOP, blocked event loop): it can say nothing until it runs again;
  * - `partition-cas`: no write found its partition's counter changed since its read;
  * - `partition-store-order`: the tokens of the accepted ops on a partition never go back within an
  *   era, and no token is used by two processes;
@@ -19,7 +23,7 @@
  */
 import type { CheckFigures, RunEnd, Violations } from './checker.js';
 import type { StoreOp } from './event-log.js';
-import { eraToken, type Reconstruction } from './holds.js';
+import { eraToken, stoppedDuring, type Reconstruction } from './holds.js';
 import { reconstructPartitions, tookOver, type Tenure } from './partition-holds.js';
 
 export interface PartitionFigures {
@@ -32,6 +36,8 @@ export interface PartitionFigures {
   /** Tenures that became owned; of them, those whose partition's previous owner was another process. */
   ownerships: number;
   ownershipChanges: number;
+  /** Ownerships that overlapped the next owner's because their process was frozen: excused. */
+  excusedOverlaps: number;
   /** Owned leases whose signal aborted other than by their release: lost with the session, or revoked at shutdown. */
   leasesLost: number;
   recoveryRuns: number;
@@ -45,7 +51,7 @@ export interface PartitionFigures {
 }
 
 export const emptyPartitionFigures = (): PartitionFigures => ({
-  runs: 0, runsCompleted: 0, runsFailed: {}, storeAccepted: 0, refusedStale: 0, ownerships: 0, ownershipChanges: 0, leasesLost: 0,
+  runs: 0, runsCompleted: 0, runsFailed: {}, storeAccepted: 0, refusedStale: 0, ownerships: 0, ownershipChanges: 0, excusedOverlaps: 0, leasesLost: 0,
   recoveryRuns: 0, repairsApplied: 0, recoveryReruns: 0, unrepairedAtEnd: 0, sectionsWiped: 0, incrementsLostToWipe: 0, counterTotal: 0,
 });
 
@@ -58,6 +64,7 @@ export function checkPartitions(run: Reconstruction, store: readonly StoreOp[], 
   for (const p of [...partitions].sort((a, b) => a - b)) {
     const tenures = byPartition.get(p) ?? [];
     countTenures(tenures, f);
+    checkOwnership(p, tenures, run, violations, f, at);
     const unrepaired = new Set<string>();
     const wiped = new Set<string>();
     checkPartitionRecovery(p, tenures, run.eraStarts.length, unrepaired, wiped, violations, f, at);
@@ -69,6 +76,24 @@ export function checkPartitions(run: Reconstruction, store: readonly StoreOp[], 
       violations['partition-end-state'].push(`partition ${p}: the ready znode is dirty with token ${ready.token} at the end, although w${laterTaker.w}.${laterTaker.inc} token ${laterTaker.token} took over after it`);
     }
   }
+}
+
+/** At most one owner at a time (a frozen older owner excused). */
+function checkOwnership(p: number, tenures: readonly Tenure[], run: Reconstruction, violations: Violations, f: PartitionFigures, at: (t: number) => string): void {
+  const owned = tenures.filter((held) => held.ownedAt !== undefined).sort((a, b) => a.ownedAt! - b.ownedAt!);
+  const excused = new Set<Tenure>();
+  owned.forEach((held, i) => {
+    for (const earlier of owned.slice(0, i)) {
+      if (earlier.end <= held.ownedAt!) continue;
+      const [stale, newer] = earlier.era < held.era || (earlier.era === held.era && BigInt(earlier.token) < BigInt(held.token)) ? [earlier, held] : [held, earlier];
+      if (stoppedDuring(run.stops, stale.w, stale.inc, stale.ownedAt!, newer.ownedAt!)) {
+        excused.add(stale);
+        continue;
+      }
+      violations['partition-overlap'].push(`partition ${p}: w${earlier.w}.${earlier.inc} token ${earlier.token} owned it [${at(earlier.ownedAt!)}..${at(earlier.end)}] and w${held.w}.${held.inc} token ${held.token} from ${at(held.ownedAt!)}`);
+    }
+  });
+  f.excusedOverlaps += excused.size;
 }
 
 /** Fencing per partition, and no compare-and-set conflict. */
