@@ -13,6 +13,7 @@ import { checkRecipeCalls, checkRecipes } from './recipe-rules.js';
 import { checkRecovery } from './recovery-rules.js';
 import { reconstructRevocation } from './revocation-holds.js';
 import { checkRevocation } from './revocation-rules.js';
+import type { Tenure } from './partition-holds.js';
 import { checkPartitions, emptyPartitionFigures, type PartitionFigures } from './partition-rules.js';
 import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
@@ -29,7 +30,7 @@ export const VIOLATION_KINDS = [
   'recovery-spurious', // a repair of a section that was not interrupted
   'leader-overlap', // two leaders at once
   'leader-token-order', // leadership tokens did not increase
-  'stuck', // a wait, the lock or the election made no progress within the bound, or a worker did not stop
+  'stuck', // a wait, the lock, the election or a partition (no owner) made no progress within the bound, or a worker did not stop
   'unexpected-exit', // a worker process died without being killed
   'orphan', // inv. 3: queue znodes left after every worker was gone (any lock's or the election's; any node under a read/write lock's or a semaphore's directory, its leases included)
   'dirty-at-end', // a ready znode is dirty at the end although a later holder (or a graceful close) came
@@ -229,13 +230,13 @@ export function check(input: CheckInput): CheckResult {
   checkStore(run, store, violations, figures, at);
   checkRecovery(run, store, input.end, violations, figures, at);
   checkLeadership(run, violations, figures, at);
-  checkLiveness(run, input, violations, figures, at);
   checkOversize(run, input, violations, figures, at);
   const recipes = reconstructRecipes(run);
   checkRecipes(run, recipes, violations, figures, at);
   checkRecipeCalls(run, recipes, input, wipeDowntime(input.driver), violations, figures, at);
   checkRevocation(run, reconstructRevocation(run), input, violations, figures, at);
-  checkPartitions(run, sorted, input.end, violations, figures, at);
+  const tenures = checkPartitions(run, sorted, input.end, violations, figures, at);
+  checkLiveness(run, input, tenures, violations, figures, at);
   return { violations, figures };
 }
 
@@ -325,7 +326,7 @@ function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: 
  * No process stuck, none died on its own, nothing left behind. The time a wipe kept the ensemble
  * down (stopped, then restarting with empty data) does not count towards the stuck bound.
  */
-function checkLiveness(run: Reconstruction, input: CheckInput, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+function checkLiveness(run: Reconstruction, input: CheckInput, tenures: Map<number, Tenure[]>, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   const bound = input.stuckBoundMs * 1e6;
   const wipes = input.driver.flatMap((event) => (event.ev === 'fault' && event.kind === 'wipe-ensemble' ? [{ start: event.start, end: event.end }] : []));
   const downWithin = wipeDowntime(input.driver);
@@ -339,6 +340,14 @@ function checkLiveness(run: Reconstruction, input: CheckInput, violations: Viola
   }
   if (figures.longestLockGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody held the lock for ${figures.longestLockGapMs}ms`);
   if (figures.longestLeaderGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody led for ${figures.longestLeaderGapMs}ms`);
+  // Every partition is owned again within the bound after its owner goes (a replica left, died or lost it).
+  const stopPhase = input.driver.find((event) => event.ev === 'phase' && event.name === 'stopping')?.t ?? Infinity;
+  for (const [p, list] of tenures) {
+    const owned = list.flatMap((held) => (held.ownedAt === undefined ? [] : [{ start: held.ownedAt, end: held.end }]));
+    const gap = ms(longestGap(owned, stopPhase));
+    figures.partitions.longestOwnerGapMs = Math.max(figures.partitions.longestOwnerGapMs, gap);
+    if (gap > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`partition ${p} had no owner for ${gap}ms`);
+  }
   for (const event of input.driver) {
     if (event.ev === 'stuck') violations.stuck.push(`w${event.w}.${event.inc}: ${event.note}`);
   }

@@ -96,6 +96,7 @@ function partitionRow(p: PartitionFigures, list: (counts: Record<string, number>
     `store ops accepted ${p.storeAccepted}, refused as stale ${p.refusedStale}`,
     `ownerships ${p.ownerships} (changed hands ${p.ownershipChanges}, leases lost ${p.leasesLost}, excused overlaps ${p.excusedOverlaps})`,
     `recoveries ${p.recoveryRuns} (increments repaired ${p.repairsApplied}, re-runs ${p.recoveryReruns}, unrepaired at end ${p.unrepairedAtEnd}, erased by wipes ${p.sectionsWiped}, their increments lost ${p.incrementsLostToWipe})`,
+    `longest without an owner ${p.longestOwnerGapMs} ms`,
     `counters ${p.counterTotal} in all`,
   ].join('; ');
 }

@@ -115,6 +115,17 @@ describe('chaos checker: partition workload', () => {
     assert.deepEqual(found(drained), {});
   });
 
+  it('stuck: a partition without an owner for longer than the bound', () => {
+    const s = new Scenario();
+    s.process(1, 1, 0, 50_000).process(2, 1, 0, 50_000);
+    s.partitionRun(1, 1, 0, '10', { owned: 5, tick: 1, tickOk: true, enter: 10, exit: 11 });
+    drop(s, 1, 50);
+    s.partitionRun(2, 1, 0, '20', { owned: 40_050, tick: 1, tickOk: true, enter: 40_060, exit: 40_061 });
+    s.driverLine(45_000, { ev: 'phase', name: 'stopping' });
+    assert.deepEqual(assertOnly(s, 'stuck'), ['partition 0 had no owner for 40000ms']);
+    assert.equal(check(clean().input()).figures.partitions.longestOwnerGapMs, 50);
+  });
+
   it('partition-cas: a write found its partition counter changed since its read', () => {
     const s = new Scenario();
     s.process(1, 1, 0, 5000).process(2, 1, 0, 5000);

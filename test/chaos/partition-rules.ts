@@ -46,16 +46,19 @@ export interface PartitionFigures {
   unrepairedAtEnd: number;
   sectionsWiped: number;
   incrementsLostToWipe: number;
+  /** The longest time (ms) a partition had no owner, after its first owner, before the workers were stopped. */
+  longestOwnerGapMs: number;
   /** The sum of the partitions' counters at the end. */
   counterTotal: number;
 }
 
 export const emptyPartitionFigures = (): PartitionFigures => ({
   runs: 0, runsCompleted: 0, runsFailed: {}, storeAccepted: 0, refusedStale: 0, ownerships: 0, ownershipChanges: 0, excusedOverlaps: 0, leasesLost: 0,
-  recoveryRuns: 0, repairsApplied: 0, recoveryReruns: 0, unrepairedAtEnd: 0, sectionsWiped: 0, incrementsLostToWipe: 0, counterTotal: 0,
+  recoveryRuns: 0, repairsApplied: 0, recoveryReruns: 0, unrepairedAtEnd: 0, sectionsWiped: 0, incrementsLostToWipe: 0, longestOwnerGapMs: 0, counterTotal: 0,
 });
 
-export function checkPartitions(run: Reconstruction, store: readonly StoreOp[], end: RunEnd, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+/** Checks the partition rules; returns the tenures by partition (for the liveness check of checker.ts). */
+export function checkPartitions(run: Reconstruction, store: readonly StoreOp[], end: RunEnd, violations: Violations, figures: CheckFigures, at: (t: number) => string): Map<number, Tenure[]> {
   const f = figures.partitions;
   const byPartition = reconstructPartitions(run);
   const ops = store.filter((op) => op.partition !== undefined);
@@ -76,6 +79,7 @@ export function checkPartitions(run: Reconstruction, store: readonly StoreOp[], 
       violations['partition-end-state'].push(`partition ${p}: the ready znode is dirty with token ${ready.token} at the end, although w${laterTaker.w}.${laterTaker.inc} token ${laterTaker.token} took over after it`);
     }
   }
+  return byPartition;
 }
 
 /** At most one owner at a time (a frozen older owner excused). */
