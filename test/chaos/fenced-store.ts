@@ -11,8 +11,9 @@
  * Leader heartbeats are fenced the same way, separately, with the election's tokens.
  *
  * The partition workload's counters (one per partition of the set `shards`, persisted together as
- * JSON in `partitions.json`) are fenced per partition: an op names its `partition`, and is compared
- * with the newest token seen for that partition only (each partition is its own lock).
+ * JSON in `partitionFile`, the run dir's `partitions.json`) are fenced per partition: an op names
+ * its `partition`, and is compared with the newest token seen for that partition only (each
+ * partition is its own lock).
  *
  * Eras: a ZooKeeper ensemble restarted with wiped data starts its zxids (so the tokens) again from
  * small values. That is a documented limitation: whoever wipes the ensemble must tell the store a new
@@ -53,7 +54,7 @@ export class FencedStore {
     readonly counterFile: string,
     private readonly log: EventLog,
     /** Where the partition counters are persisted (JSON: partition -> value). */
-    readonly partitionFile: string = `${counterFile}.partitions.json`,
+    readonly partitionFile: string,
   ) {
     fs.writeFileSync(counterFile, '0');
     fs.writeFileSync(partitionFile, '{}');

@@ -9,7 +9,7 @@
  *   node build/test/chaos/run.js --recheck <run dir>     (the checker again, on kept logs)
  *
  * Exit code 0 only when every violation count is 0 and every fault kind was injected. The run dir
- * (event logs, store log, counter, figures.json, server-side stderr) is removed after a clean run
+ * (event logs, store log, counter, partitions.json, figures.json, server-side stderr) is removed after a clean run
  * unless `--keep`; after a failing run it is always kept and its path printed.
  */
 import { randomUUID } from 'node:crypto';
