@@ -20,6 +20,13 @@ export const READ_WRITE_NAME = 'shelf';
 /** The semaphore of the semaphore workload, and its capacity (calls take 1 or 2 permits). */
 export const SEMAPHORE_NAME = 'pool';
 export const SEMAPHORE_PERMITS = 3;
+/**
+ * The partition workload's set (`ZkLockModule.forRoot({ partitions })`) and its partition count:
+ * small enough that each of the 5 workers owns one or two, large enough that every fault lands on
+ * some partition's owner.
+ */
+export const PARTITION_SET = 'shards';
+export const PARTITION_COUNT = 8;
 
 /**
  * How the event logs name a lock: its directory relative to the root, as the library's events give

@@ -15,6 +15,10 @@
  *   with a `waitMs`).
  * Their bodies linger like the section when the driver cuts or stops the worker (see `lingerUntil`).
  *
+ * The partition workload (partition-workload.ts): the worker is a replica of the partition set
+ * PARTITION_SET and loops `@ForEachOwnedPartition` runs over each owned partition's own fenced
+ * counter, repaired by `@OnPartitionRecovery` as the counter's sections are.
+ *
  * Cooperative revocation: a request loop asks, every REQUEST_PAUSE_MS, for a release of the counter
  * lock (`requestRelease`, whoever holds it: a section or a lock set) or, one time in
  * STEP_DOWN_EVERY, for a step-down of the election (`requestStepDown`); each request and its reply
@@ -51,10 +55,12 @@ import { LeaderService } from '../../src/services/leader.service.js';
 import { LockService } from '../../src/services/lock.service.js';
 import { ZkLockModule } from '../../src/zk-lock.module.js';
 import { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { COUNTER_KEY, ELECTION_KEY, ELECTION_NAME, LOCK_NAME, LOCK_SETS, lockKey, READ_WRITE_NAME, SEMAPHORE_NAME, SEMAPHORE_PERMITS, type WorkerConfig } from './chaos-names.js';
+import { COUNTER_KEY, ELECTION_KEY, ELECTION_NAME, LOCK_NAME, LOCK_SETS, lockKey, PARTITION_COUNT, PARTITION_SET, READ_WRITE_NAME, SEMAPHORE_NAME, SEMAPHORE_PERMITS, type WorkerConfig } from './chaos-names.js';
 import { EventLog, type RecipeWhat, type RequestWhat } from './event-log.js';
-import type { StoreCall, StoreReply } from './fenced-store.js';
+import type { StoreReply } from './fenced-store.js';
+import { PartitionWorker, WORKLOAD_IO, type WorkloadIo } from './partition-workload.js';
 import { blockLoop, oversizeCheckpoint } from './worker-faults.js';
+import { store, storeRead, storeReplied, storeWrite } from './worker-store.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
 const log = new EventLog(config.logFile, { w: config.w, inc: config.inc });
@@ -66,30 +72,6 @@ const describe = (error: unknown) => {
 };
 const notify = (message: Record<string, unknown>) => process.send?.(message);
 log.write({ ev: 'start', pid: process.pid });
-
-/** The store refused an operation: an older token than one it has seen, or a failed compare-and-set. */
-class StoreRefusedError extends Error {
-  override readonly name = 'StoreRefusedError';
-}
-
-let nextId = 1;
-const pending = new Map<number, (reply: StoreReply) => void>();
-function store(request: StoreCall): Promise<StoreReply> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    pending.set(id, resolve);
-    process.send!({ ...request, type: 'store', id });
-  });
-}
-async function storeRead(token: string): Promise<number> {
-  const reply = await store({ op: 'read', token });
-  if (!reply.accepted) throw new StoreRefusedError(`read refused (${reply.reason})`);
-  return reply.value!;
-}
-async function storeWrite(token: string, expect: number, kind: 'section' | 'repair', interrupted?: string): Promise<void> {
-  const reply = await store({ op: 'write', token, expect, value: expect + 1, kind, interrupted });
-  if (!reply.accepted) throw new StoreRefusedError(`write refused (${reply.reason})`);
-}
 
 /**
  * Set by the driver when it cuts off or stops this worker: until then, the section keeps working (a
@@ -350,18 +332,17 @@ const stderrLogger: LoggerService = {
       drainTimeoutMs: 2000,
       identity: `w${config.w}.${config.inc}`,
       election: { name: ELECTION_NAME },
+      partitions: [{ name: PARTITION_SET, count: PARTITION_COUNT }],
     }),
   ],
-  providers: [CounterWorker, Heartbeat],
+  providers: [CounterWorker, Heartbeat, PartitionWorker, { provide: WORKLOAD_IO, useValue: { log, describe, lingerUntil: () => lingerUntil } satisfies WorkloadIo }],
 })
 class WorkerModule {}
 
 let stopping = false;
 process.on('message', (message: { type: string; id?: number }) => {
   if (message.type === 'store-reply') {
-    const resolve = pending.get(message.id!);
-    pending.delete(message.id!);
-    resolve?.(message as StoreReply);
+    storeReplied(message as StoreReply);
   } else if (message.type === 'linger') {
     lingerUntil = Date.now() + (message as { ms?: number }).ms!;
   } else if (message.type === 'oversize') {
@@ -410,6 +391,7 @@ app.get(ZkLockEvents).events$.subscribe((event) => {
       return log.write({ ev: 'step-down', token: event.token, sessionId: session.sessionId });
   }
 });
+app.get(PartitionWorker).watchOwnership();
 const leader = app.get(LeaderService);
 if (leader.isLeader) log.write({ ev: 'leader', value: true, token: leader.token }); // led before we subscribed
 log.write({ ev: 'ready', sessionId: session.sessionId ?? '' });
@@ -494,6 +476,17 @@ const requestLoop = (async () => {
     }
   }
 })();
+/**
+ * The partition workload (partition-workload.ts): a tick over the owned partitions, then a pause
+ * (each run is three ZooKeeper writes: a tick every 100-250 ms keeps the load beside the others modest).
+ */
+const partitionWorker = app.get(PartitionWorker);
+const partitionLoop = (async () => {
+  while (!stopping) {
+    await partitionWorker.tick();
+    await sleep(randomInt(100, 250));
+  }
+})();
 const beatLoop = (async () => {
   while (!stopping) {
     try {
@@ -506,7 +499,7 @@ const beatLoop = (async () => {
   }
 })();
 
-await Promise.all([lockLoop, readWriteLoop, semaphoreLoop, requestLoop, beatLoop]);
+await Promise.all([lockLoop, readWriteLoop, semaphoreLoop, requestLoop, partitionLoop, beatLoop]);
 log.write({ ev: 'stopping' });
 await app.close();
 log.write({ ev: 'closed' });

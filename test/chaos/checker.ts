@@ -13,6 +13,8 @@ import { checkRecipeCalls, checkRecipes } from './recipe-rules.js';
 import { checkRecovery } from './recovery-rules.js';
 import { reconstructRevocation } from './revocation-holds.js';
 import { checkRevocation } from './revocation-rules.js';
+import type { Tenure } from './partition-holds.js';
+import { checkPartitions, emptyPartitionFigures, type PartitionFigures } from './partition-rules.js';
 import { checkOversize, sessionsOfServer255 } from './trust-rules.js';
 
 export const VIOLATION_KINDS = [
@@ -28,7 +30,7 @@ export const VIOLATION_KINDS = [
   'recovery-spurious', // a repair of a section that was not interrupted
   'leader-overlap', // two leaders at once
   'leader-token-order', // leadership tokens did not increase
-  'stuck', // a wait, the lock or the election made no progress within the bound, or a worker did not stop
+  'stuck', // a wait, the lock, the election or a partition (no owner) made no progress within the bound, or a worker did not stop
   'unexpected-exit', // a worker process died without being killed
   'orphan', // inv. 3: queue znodes left after every worker was gone (any lock's or the election's; any node under a read/write lock's or a semaphore's directory, its leases included)
   'dirty-at-end', // a ready znode is dirty at the end although a later holder (or a graceful close) came
@@ -39,6 +41,13 @@ export const VIOLATION_KINDS = [
   'permits-exceeded', // a semaphore's permits held at once exceeded its capacity
   'released-on-behalf', // a holder lost its lock with its session fine and no fault on it, or was released while its body ran: something but the holder ended its tenure
   'spurious-release-request', // a holder's releaseRequested aborted, or a leader stepped down, without a request that targeted it
+  // The partition workload (partition-rules.ts), per partition of the set:
+  'partition-overlap', // inv. 1/2 for a partition: two processes believed they owned it at once
+  'partition-cas', // a write found its partition's counter changed since its read
+  'partition-store-order', // the store accepted an older token of a partition after a newer one (within one era), or one token from two processes
+  'partition-recovery', // inv. 6: a dirty tenure not repaired by the partition's next owner before its work, repaired twice, or a repair of a tenure that is not older
+  'partition-lost-increment', // a partition's checkpointed increment never applied, or applied by someone else
+  'partition-end-state', // a partition's counter is not its accepted writes, or its ready znode is dirty at the end although a later owner took over
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 export type Violations = Record<ViolationKind, string[]>;
@@ -53,6 +62,9 @@ export interface RunEnd {
   readonly lockReady?: { readonly state: string; readonly token: string };
   /** The election's ready record at the end: every leader closed gracefully, so it must be `ready`. */
   readonly electionReady?: { readonly state: string; readonly token: string };
+  /** The partition workload: each partition's counter as the store persisted it (absent: 0), and each partition's ready record still there. */
+  readonly partitionCounters?: Readonly<Record<string, number>>;
+  readonly partitionReady?: Readonly<Record<string, { readonly state: string; readonly token: string }>>;
 }
 
 export interface CheckInput {
@@ -138,6 +150,8 @@ export interface CheckFigures {
   longestStepDownHandOverMs: number;
   finalCounter: number;
   workerErrors: Record<string, number>;
+  /** The partition workload's counts (partition-rules.ts). */
+  partitions: PartitionFigures;
 }
 
 export interface CheckResult {
@@ -205,20 +219,24 @@ export function check(input: CheckInput): CheckResult {
     longestStepDownHandOverMs: 0,
     finalCounter: input.end.finalCounter,
     workerErrors: countBy(input.workers.flatMap((event) => (event.ev === 'error' ? [event.where] : []))),
+    partitions: emptyPartitionFigures(),
   };
 
   // The store logs in processing order, with the driver's clock: sorting by time keeps that order.
-  const store = [...input.store].sort((a, b) => a.t - b.t);
+  const sorted = [...input.store].sort((a, b) => a.t - b.t);
+  // The partitions' counters are other data, fenced by other tokens: their ops have rules of their own.
+  const store = sorted.filter((op) => op.partition === undefined);
   checkHolds(run, violations, figures, at);
   checkStore(run, store, violations, figures, at);
   checkRecovery(run, store, input.end, violations, figures, at);
   checkLeadership(run, violations, figures, at);
-  checkLiveness(run, input, violations, figures, at);
   checkOversize(run, input, violations, figures, at);
   const recipes = reconstructRecipes(run);
   checkRecipes(run, recipes, violations, figures, at);
   checkRecipeCalls(run, recipes, input, wipeDowntime(input.driver), violations, figures, at);
   checkRevocation(run, reconstructRevocation(run), input, violations, figures, at);
+  const tenures = checkPartitions(run, sorted, input.end, violations, figures, at);
+  checkLiveness(run, input, tenures, violations, figures, at);
   return { violations, figures };
 }
 
@@ -308,7 +326,7 @@ function checkStore(run: Reconstruction, store: readonly StoreOp[], violations: 
  * No process stuck, none died on its own, nothing left behind. The time a wipe kept the ensemble
  * down (stopped, then restarting with empty data) does not count towards the stuck bound.
  */
-function checkLiveness(run: Reconstruction, input: CheckInput, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
+function checkLiveness(run: Reconstruction, input: CheckInput, tenures: Map<number, Tenure[]>, violations: Violations, figures: CheckFigures, at: (t: number) => string): void {
   const bound = input.stuckBoundMs * 1e6;
   const wipes = input.driver.flatMap((event) => (event.ev === 'fault' && event.kind === 'wipe-ensemble' ? [{ start: event.start, end: event.end }] : []));
   const downWithin = wipeDowntime(input.driver);
@@ -322,6 +340,14 @@ function checkLiveness(run: Reconstruction, input: CheckInput, violations: Viola
   }
   if (figures.longestLockGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody held the lock for ${figures.longestLockGapMs}ms`);
   if (figures.longestLeaderGapMs > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`nobody led for ${figures.longestLeaderGapMs}ms`);
+  // Every partition is owned again within the bound after its owner goes (a replica left, died or lost it).
+  const stopPhase = input.driver.find((event) => event.ev === 'phase' && event.name === 'stopping')?.t ?? Infinity;
+  for (const [p, list] of tenures) {
+    const owned = list.flatMap((held) => (held.ownedAt === undefined ? [] : [{ start: held.ownedAt, end: held.end }]));
+    const gap = ms(longestGap(owned, stopPhase));
+    figures.partitions.longestOwnerGapMs = Math.max(figures.partitions.longestOwnerGapMs, gap);
+    if (gap > input.stuckBoundMs + longestWipeMs) violations.stuck.push(`partition ${p} had no owner for ${gap}ms`);
+  }
   for (const event of input.driver) {
     if (event.ev === 'stuck') violations.stuck.push(`w${event.w}.${event.inc}: ${event.note}`);
   }

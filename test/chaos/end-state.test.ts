@@ -1,7 +1,7 @@
 /**
  * The chaos run's end state against the shared test server: what it reports as orphans under every
- * lock's directory, every read/write lock's and every semaphore's, and what it leaves alone
- * (directories, ready records).
+ * lock's directory, every read/write lock's and every semaphore's, and the partition set's, and what
+ * it leaves alone (directories, ready records, which it reports apart).
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,7 @@ describe('chaos end state', () => {
   const sessions = new SessionPool();
   after(() => sessions.closeAll());
 
-  it('reports every node left in a lock, read/write lock or semaphore directory', async () => {
+  it('reports every node left in a lock, read/write lock, semaphore or partition set directory, and the partitions\' ready records', async () => {
     const session = await sessions.open();
     const root = randomRoot();
     const node = (marker: string, seq: number) => `_c_${randomUUID()}-${marker}-${String(seq).padStart(10, '0')}`;
@@ -23,6 +23,10 @@ describe('chaos end state', () => {
       `${root}/rwlocks/shelf/${node('read', 2)}`,
       `${root}/rwlocks/shelf/${node('write', 3)}`,
       `${root}/semaphores/pool/${node('2of3', 4)}`,
+      // The partition set's: a partition lock's queue node, the assigner election's, a member node.
+      `${root}/partitions/shards/locks/3/${node('lock', 5)}`,
+      `${root}/partitions/shards/elections/assigner/${node('n', 6)}`,
+      `${root}/partitions/shards/members/m-${randomUUID()}`,
     ];
     for (const path of left) {
       await ensurePath(session, path.slice(0, path.lastIndexOf('/')), 'persistent');
@@ -33,8 +37,12 @@ describe('chaos end state', () => {
     await ensurePath(session, `${root}/elections/chaos`, 'persistent');
     await session.create(`${root}/elections/chaos/ready`, Buffer.from(JSON.stringify({ state: 'dirty', token: '7' })), 'persistent');
 
+    await session.create(`${root}/partitions/shards/locks/3/ready`, Buffer.from(JSON.stringify({ state: 'dirty', token: '9' })), 'persistent');
+    await ensurePath(session, `${root}/partitions/shards/locks/4`, 'persistent');
+
     const end = await inspectEndState(sharedConnectString(), root, 0);
     assert.deepEqual([...end.orphans].sort(), [...left].sort());
+    assert.deepEqual(end.partitionReady, { 3: { state: 'dirty', token: '9' } });
     assert.deepEqual(end.electionReady, { state: 'dirty', token: '7' });
     assert.equal(end.lockReady, undefined);
   });

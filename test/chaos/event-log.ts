@@ -94,6 +94,22 @@ export type WorkerEvent = { t: number; w: number; inc: number } & (
   | { ev: 'oversize-result'; token: string; accepted: boolean; code?: string; error?: string }
   /** The driver's block-worker fault: the event loop was blocked (busy-wait) from `start` to `end` (ns). */
   | { ev: 'block'; token: string; start: number; end: number }
+  /**
+   * The partition workload (partition-workload.ts), lines of partition `p`: every `owned$` value of
+   * the set with the token of each partition in it; the loss of an owned partition's lease
+   * (`ownership(p).signal` aborted, but not by our own release: lost with the session, or revoked at shutdown); the outcome of a tick of `@ForEachOwnedPartition` that ran
+   * (`tick`: its id; (`ok`: every run of it completed, its guarded section marked done); a run's body
+   * (`p-enter`, `p-checkpoint`, `p-exit` with `error` when it threw); the recovery handler.
+   */
+  | { ev: 'p-owned'; partitions: number[]; tokens: Record<string, string> }
+  | { ev: 'p-lost'; p: number; token: string; error: string; reason?: string }
+  | { ev: 'p-tick-done'; tick: number; ok: boolean; error?: string }
+  | { ev: 'p-enter'; p: number; token: string; tick: number }
+  | { ev: 'p-checkpoint'; p: number; token: string; v: number }
+  | { ev: 'p-exit'; p: number; token: string; error?: string }
+  | { ev: 'p-recovering'; p: number; token: string; interrupted: string; checkpoint?: number }
+  | { ev: 'p-recovered'; p: number; token: string; interrupted: string; checkpoint?: number; repaired: boolean }
+  | { ev: 'p-recover-failed'; p: number; token: string; interrupted: string; error: string }
   | { ev: 'error'; where: string; error: string }
   | { ev: 'stopping' }
   | { ev: 'closed' }
@@ -122,6 +138,8 @@ export interface StoreOp {
   interrupted?: string;
   /** The store's era when it processed the op (FencedStore.newEra); tokens compare only within one. Absent: 0. */
   era?: number;
+  /** An op on that partition's counter (the partition workload), fenced by that partition's tokens; absent: the counter lock's. */
+  partition?: number;
 }
 
 /** What the driver logs: worker processes and faults. Times of faults are their start and end. */

@@ -10,6 +10,11 @@
  *
  * Leader heartbeats are fenced the same way, separately, with the election's tokens.
  *
+ * The partition workload's counters (one per partition of the set `shards`, persisted together as
+ * JSON in `partitionFile`, the run dir's `partitions.json`) are fenced per partition: an op names
+ * its `partition`, and is compared with the newest token seen for that partition only (each
+ * partition is its own lock).
+ *
  * Eras: a ZooKeeper ensemble restarted with wiped data starts its zxids (so the tokens) again from
  * small values. That is a documented limitation: whoever wipes the ensemble must tell the store a new
  * era began (`newEra()`), which forgets the newest tokens; fencing then holds within each era. The
@@ -21,8 +26,8 @@ import type { EventLog, StoreOp } from './event-log.js';
 
 /** What a worker asks of the store. */
 export type StoreCall =
-  | { op: 'read'; token: string }
-  | { op: 'write'; token: string; expect: number; value: number; kind: 'section' | 'repair'; interrupted?: string }
+  | { op: 'read'; token: string; partition?: number }
+  | { op: 'write'; token: string; expect: number; value: number; kind: 'section' | 'repair'; interrupted?: string; partition?: number }
   | { op: 'beat'; token: string };
 
 export type StoreRequest = StoreCall & { type: 'store'; id: number };
@@ -41,12 +46,18 @@ export class FencedStore {
   private newestLockToken = -1n;
   private newestLeaderToken = -1n;
   private currentEra = 0;
+  /** Per partition: its counter, and the newest token seen for it (this era). */
+  private readonly partitionValues = new Map<number, number>();
+  private readonly newestPartitionTokens = new Map<number, bigint>();
 
   constructor(
     readonly counterFile: string,
     private readonly log: EventLog,
+    /** Where the partition counters are persisted (JSON: partition -> value). */
+    readonly partitionFile: string,
   ) {
     fs.writeFileSync(counterFile, '0');
+    fs.writeFileSync(partitionFile, '{}');
   }
 
   get counter(): number {
@@ -61,6 +72,7 @@ export class FencedStore {
   newEra(): number {
     this.newestLockToken = -1n;
     this.newestLeaderToken = -1n;
+    this.newestPartitionTokens.clear();
     return ++this.currentEra;
   }
 
@@ -75,6 +87,7 @@ export class FencedStore {
       return this.done(op, reply);
     }
     if (request.op === 'write') Object.assign(op, { expect: request.expect, value: request.value, kind: request.kind, interrupted: request.interrupted });
+    if (request.partition !== undefined) return this.handlePartition(request.partition, request, token, op, reply);
     // Fencing first: an older token is refused whatever it asks for.
     if (token < this.newestLockToken) return this.done(op, reply, 'stale');
     this.newestLockToken = token;
@@ -90,6 +103,21 @@ export class FencedStore {
     // Persisted before the reply: what a worker was told is written is written.
     fs.writeFileSync(this.counterFile, String(this.value));
     reply.value = this.value;
+    return this.done(op, reply);
+  }
+
+  /** As for the counter, with partition `k`'s own counter and newest token. */
+  private handlePartition(k: number, request: Exclude<StoreCall, { op: 'beat' }>, token: bigint, op: Omit<StoreOp, 't'>, reply: StoreReply): StoreReply {
+    op.partition = k;
+    if (token < (this.newestPartitionTokens.get(k) ?? -1n)) return this.done(op, reply, 'stale');
+    this.newestPartitionTokens.set(k, token);
+    const value = this.partitionValues.get(k) ?? 0;
+    reply.value = value;
+    if (request.op === 'read') return this.done(op, reply);
+    if (value !== request.expect) return this.done(op, reply, 'cas');
+    this.partitionValues.set(k, request.value);
+    fs.writeFileSync(this.partitionFile, JSON.stringify(Object.fromEntries(this.partitionValues)));
+    reply.value = request.value;
     return this.done(op, reply);
   }
 

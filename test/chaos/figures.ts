@@ -4,6 +4,7 @@
  */
 import { FAULT_KINDS, type FaultKind } from './event-log.js';
 import { VIOLATION_KINDS, type CheckResult } from './checker.js';
+import type { PartitionFigures } from './partition-rules.js';
 
 export interface RunReport {
   readonly seed: number;
@@ -73,6 +74,7 @@ export function formatReport(report: RunReport): string {
     ['release requests', `${total(f.releaseRequests)} (${list(f.releaseRequests)}); holders that read releaseRequested ${f.holdersWatching}, asked ${f.holdersAsked} (of them never looking ${f.holdersAskedNotWatching}), saw a request ${f.holdersSawRequest}; early ends: ${list(f.earlyEnds)}`],
     ['step-down requests', `${total(f.stepDownRequests)} (${list(f.stepDownRequests)}); step-downs ${f.stepDowns}, then another leader ${f.leaderChangesAfterRequest} (longest hand-over ${f.longestStepDownHandOverMs} ms)`],
     ['counter', `${f.finalCounter}`],
+    ['partitions', partitionRow(f.partitions, list)],
     ['worker errors', list(f.workerErrors)],
     ['violations', `${violationTotal === 0 ? 'none: ' : ''}${list(violationCounts)}`],
   ];
@@ -85,4 +87,16 @@ export function formatReport(report: RunReport): string {
   const missing = missingFaults(report);
   if (missing.length > 0) lines.push(`  ! fault kinds never injected: ${missing.join(', ')}`);
   return lines.join('\n');
+}
+
+/** The partition workload's line: its runs, store ops, ownerships and repairs. */
+function partitionRow(p: PartitionFigures, list: (counts: Record<string, number>) => string): string {
+  return [
+    `runs ${p.runs} (completed ${p.runsCompleted}; failed: ${list(p.runsFailed)})`,
+    `store ops accepted ${p.storeAccepted}, refused as stale ${p.refusedStale}`,
+    `ownerships ${p.ownerships} (changed hands ${p.ownershipChanges}, leases lost ${p.leasesLost}, excused overlaps ${p.excusedOverlaps})`,
+    `recoveries ${p.recoveryRuns} (increments repaired ${p.repairsApplied}, re-runs ${p.recoveryReruns}, unrepaired at end ${p.unrepairedAtEnd}, erased by wipes ${p.sectionsWiped}, their increments lost ${p.incrementsLostToWipe})`,
+    `longest without an owner ${p.longestOwnerGapMs} ms`,
+    `counters ${p.counterTotal} in all`,
+  ].join('; ');
 }

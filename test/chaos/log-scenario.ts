@@ -74,12 +74,34 @@ export interface CallPlan {
   permits?: number;
 }
 
+/** One `@ForEachOwnedPartition` run of the partition workload (ms), as partition-workload.ts logs it. */
+export interface PartitionRunPlan {
+  /** The tick it belongs to; its `p-tick-done` line (omitted: never logged, e.g. killed). */
+  tick: number;
+  tickOk?: boolean;
+  /** Repairs of its tenure's take-over, before the run: [interrupted token, its checkpoint, repaired?]. */
+  repairs?: { interrupted: string; checkpoint?: number; repaired: boolean; at: number }[];
+  /** A `p-owned` line listing the partition with this token (ms), before the run. */
+  owned?: number;
+  enter: number;
+  /** Counter value it reads and checkpoints (undefined: no checkpoint). */
+  v?: number;
+  /** When its write reached the store; omitted: no write. */
+  write?: number;
+  refused?: 'stale' | 'cas';
+  /** End of its body (omitted: never ended), and what it threw. */
+  exit?: number;
+  error?: string;
+}
+
 export class Scenario {
   readonly workers: WorkerEvent[] = [];
   readonly store: StoreOp[] = [];
   readonly driver: DriverEvent[] = [];
   end: RunEnd = { finalCounter: 0, orphans: [] };
   private counter = 0;
+  /** Accepted writes per partition. */
+  private readonly partitionCounts: Record<string, number> = {};
   /** The store's era: store ops logged after `newEra()` carry it. */
   private era = 0;
 
@@ -196,8 +218,36 @@ export class Scenario {
     return to === undefined ? this : this.log(w, inc, to, { ev: 'leader', value: false, token });
   }
 
+  /** A run of partition `p` by worker w.inc under `token`, logged and its store ops recorded. */
+  partitionRun(w: number, inc: number, p: number, token: string, plan: PartitionRunPlan): this {
+    for (const repair of plan.repairs ?? []) {
+      this.storeOp(repair.at, { w, inc, op: 'read', token, accepted: true, partition: p });
+      if (repair.repaired) this.partitionWrite(repair.at, w, inc, p, token, repair.checkpoint!, 'repair', repair.interrupted);
+      this.log(w, inc, repair.at, { ev: 'p-recovered', p, token, interrupted: repair.interrupted, checkpoint: repair.checkpoint, repaired: repair.repaired });
+    }
+    if (plan.owned !== undefined) this.log(w, inc, plan.owned, { ev: 'p-owned', partitions: [p], tokens: { [p]: token } });
+    this.log(w, inc, plan.enter, { ev: 'p-enter', p, token, tick: plan.tick });
+    if (plan.v !== undefined) {
+      this.storeOp(plan.enter + 0.1, { w, inc, op: 'read', token, accepted: true, partition: p });
+      this.log(w, inc, plan.enter + 0.2, { ev: 'p-checkpoint', p, token, v: plan.v });
+    }
+    if (plan.write !== undefined) {
+      if (plan.refused) this.storeOp(plan.write, { w, inc, op: 'write', token, accepted: false, reason: plan.refused, expect: plan.v, value: plan.v! + 1, kind: 'section', partition: p });
+      else this.partitionWrite(plan.write, w, inc, p, token, plan.v!, 'section');
+    }
+    if (plan.exit !== undefined) this.log(w, inc, plan.exit, { ev: 'p-exit', p, token, ...(plan.error !== undefined && { error: plan.error }) });
+    if (plan.tickOk !== undefined) this.log(w, inc, (plan.exit ?? plan.enter) + 0.5, { ev: 'p-tick-done', tick: plan.tick, ok: plan.tickOk });
+    return this;
+  }
+
   input(stuckBoundMs = 30_000, sessionTimeoutMs = 2000): CheckInput {
-    return { workers: this.workers, store: this.store, driver: this.driver, end: { ...this.end, finalCounter: this.end.finalCounter || this.counter }, stuckBoundMs, sessionTimeoutMs };
+    const end = { ...this.end, finalCounter: this.end.finalCounter || this.counter, partitionCounters: this.end.partitionCounters ?? this.partitionCounts };
+    return { workers: this.workers, store: this.store, driver: this.driver, end, stuckBoundMs, sessionTimeoutMs };
+  }
+
+  private partitionWrite(ms: number, w: number, inc: number, p: number, token: string, v: number, kind: 'section' | 'repair', interrupted?: string): void {
+    this.partitionCounts[p] = (this.partitionCounts[p] ?? 0) + 1;
+    this.storeOp(ms, { w, inc, op: 'write', token, accepted: true, expect: v, value: v + 1, kind, interrupted, partition: p });
   }
 
   private increment(ms: number, w: number, inc: number, token: string, v: number, kind: 'section' | 'repair', interrupted?: string): void {

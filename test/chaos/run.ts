@@ -9,7 +9,7 @@
  *   node build/test/chaos/run.js --recheck <run dir>     (the checker again, on kept logs)
  *
  * Exit code 0 only when every violation count is 0 and every fault kind was injected. The run dir
- * (event logs, store log, counter, figures.json, server-side stderr) is removed after a clean run
+ * (event logs, store log, counter, partitions.json, figures.json, server-side stderr) is removed after a clean run
  * unless `--keep`; after a failing run it is always kept and its path printed.
  */
 import { randomUUID } from 'node:crypto';
@@ -74,7 +74,7 @@ const root = `/chaos-${randomUUID()}`;
 say(`seed ${seed} (replay with --seed ${seed}), ${durationS} s of faults, ${workers} workers, session timeout ${sessionTimeoutMs} ms, ${driver} driver, run dir ${runDir}`);
 
 const driverLog = new EventLog(path.join(runDir, 'driver.jsonl'));
-const store = new FencedStore(path.join(runDir, 'counter'), new EventLog(path.join(runDir, 'store.jsonl')));
+const store = new FencedStore(path.join(runDir, 'counter'), new EventLog(path.join(runDir, 'store.jsonl')), path.join(runDir, 'partitions.json'));
 let ensemble: ZkEnsemble | undefined;
 const proxies: TcpProxy[][] = [];
 let pool: WorkerPool | undefined;
@@ -126,7 +126,11 @@ async function main(): Promise<boolean> {
   const endState = await inspectEndState(ensemble.connectString, root, 2 * sessionTimeoutMs + 3000);
 
   say('checking the logs');
-  const end: RunEnd = { ...endState, finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')) };
+  const end: RunEnd = {
+    ...endState,
+    finalCounter: Number(fs.readFileSync(store.counterFile, 'utf8')),
+    partitionCounters: JSON.parse(fs.readFileSync(store.partitionFile, 'utf8')) as Record<string, number>,
+  };
   fs.writeFileSync(path.join(runDir, 'end.json'), JSON.stringify({ end, stuckBoundMs, faults: injector.counts, kinds }));
   const result = checkRunDir(runDir, end, stuckBoundMs, sessionTimeoutMs);
   const report: RunReport = { seed, durationS, workers, sessionTimeoutMs, wallClockS: Math.round((Date.now() - started) / 1000), faults: injector.counts, kinds, result };
