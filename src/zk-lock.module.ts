@@ -1,12 +1,7 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ZkLockEventHub, ZkLockEvents } from './observability/zk-lock-events.js';
-import { LeaderRecoveryExplorer } from './services/leader-recovery.explorer.js';
-import { ZkLockMetadataAccessor } from './services/zk-lock-metadata.accessor.js';
-import { LeaderService } from './services/leader.service.js';
-import { PartitionRecoveryExplorer } from './services/partition-recovery.explorer.js';
-import { PartitionService } from './services/partition.service.js';
-import { LockService } from './services/lock.service.js';
+import { ZK_LOCK_EXPORTED_SERVICES, ZK_LOCK_SERVICES } from './services/zk-lock-services.js';
 import { zkLockBackendProvider } from './services/zk-lock-backend.js';
 import { zkLockEventProviders } from './services/zk-lock-events.provider.js';
 import { zkLockOptionsProvider, zkSessionProvider } from './services/zk-session.provider.js';
@@ -29,14 +24,9 @@ import { ZkSession } from './zookeeper/supervised-session.js';
     ...zkLockEventProviders,
     zkSessionProvider,
     zkLockBackendProvider,
-    LockService,
-    LeaderService,
-    PartitionService,
-    ZkLockMetadataAccessor,
-    LeaderRecoveryExplorer,
-    PartitionRecoveryExplorer,
+    ...ZK_LOCK_SERVICES,
   ],
-  exports: [ZkSession, ZK_LOCK_OPTIONS, LockService, LeaderService, PartitionService, ZkLockEvents],
+  exports: [ZkSession, ZK_LOCK_OPTIONS, ...ZK_LOCK_EXPORTED_SERVICES, ZkLockEvents],
 })
 export class ZkLockModule extends ZkLockConfigurableModule implements OnApplicationShutdown {
   constructor(

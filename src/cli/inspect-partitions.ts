@@ -2,6 +2,7 @@ import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import { parseAssignment, parseMember } from '../recipes/partition/partition-records.js';
 import { znodePaths } from '../recipes/znode-paths.js';
+import { childrenOrNone } from '../zookeeper/children-or-none.js';
 import type { ZkClient } from '../zookeeper/requests.js';
 import type { InspectedNode, InspectedReady } from './inspected-node.js';
 
@@ -52,16 +53,6 @@ export interface InspectedPartitionSet {
   readonly problems?: string[];
 }
 
-/** Children of `path`; none when it does not exist. */
-async function childrenOf(client: ZkClient, path: string): Promise<string[]> {
-  try {
-    return (await client.getChildren(path)).children;
-  } catch (error) {
-    if (ZooKeeperError.is(error, 'NONODE')) return [];
-    throw error;
-  }
-}
-
 /** Reads `path` as `parse` does, or undefined when it is gone; a record it cannot parse goes to `problems`. */
 async function readRecord<T>(client: ZkClient, path: string, problems: string[], parse: (data: Buffer) => T): Promise<{ value: T; ephemeralOwner: string } | undefined> {
   try {
@@ -79,7 +70,7 @@ async function readRecord<T>(client: ZkClient, path: string, problems: string[],
 
 /** The names of the partition sets under `root`. */
 export function listPartitionSets(client: ZkClient, root: string): Promise<string[]> {
-  return childrenOf(client, `${root}/partitions`);
+  return childrenOrNone(client, `${root}/partitions`);
 }
 
 /**
@@ -90,7 +81,7 @@ export function listPartitionSets(client: ZkClient, root: string): Promise<strin
 export async function readPartitionSet(client: ZkClient, root: string, name: string, readQueue: QueueReader): Promise<InspectedPartitionSet | undefined> {
   const path = znodePaths.partitionSetDir(root, name);
   const problems: string[] = [];
-  const [top, memberNames, lockNames] = await Promise.all([childrenOf(client, path), childrenOf(client, `${path}/members`), childrenOf(client, `${path}/locks`)]);
+  const [top, memberNames, lockNames] = await Promise.all([childrenOrNone(client, path), childrenOrNone(client, `${path}/members`), childrenOrNone(client, `${path}/locks`)]);
   if (top.length === 0 && memberNames.length === 0) return undefined;
   const [members, assignment, election, locks] = await Promise.all([
     Promise.all(memberNames.map((member) => readRecord(client, `${path}/members/${member}`, problems, (data) => parseMember(`${path}/members/${member}`, member, data)))),

@@ -7,6 +7,7 @@ import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
 import { isReleaseRequested } from '../recipes/queue/release-request.js';
 import { ReadyState } from '../recipes/ready/ready-state.js';
 import { znodePaths } from '../recipes/znode-paths.js';
+import { childrenOrNone } from '../zookeeper/children-or-none.js';
 import type { ZkClient } from '../zookeeper/requests.js';
 import { readReadWriteLock, readSemaphore, splitHolders, type InspectedReadWriteLock, type InspectedSemaphore } from './inspect-shared.js';
 import type { InspectedNode, InspectedReady } from './inspected-node.js';
@@ -78,10 +79,10 @@ export type KnownNodes = Map<string, InspectedNode>;
 export async function inspect(client: ZkClient, root: string, name?: string, known?: KnownNodes): Promise<Inspection> {
   const at = new Date();
   if (name !== undefined) validateLockName(name);
-  const lockNames = name === undefined ? await listChildren(client, `${root}/locks`) : [name];
-  const electionNames = name === undefined ? await listChildren(client, `${root}/elections`) : [name];
-  const readWriteNames = name === undefined ? await listChildren(client, `${root}/rwlocks`) : [name];
-  const semaphoreNames = name === undefined ? await listChildren(client, `${root}/semaphores`) : [name];
+  const lockNames = name === undefined ? await childrenOrNone(client, `${root}/locks`) : [name];
+  const electionNames = name === undefined ? await childrenOrNone(client, `${root}/elections`) : [name];
+  const readWriteNames = name === undefined ? await childrenOrNone(client, `${root}/rwlocks`) : [name];
+  const semaphoreNames = name === undefined ? await childrenOrNone(client, `${root}/semaphores`) : [name];
   const partitionSetNames = name === undefined ? await listPartitionSets(client, root) : [name];
   const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime(), known);
   const readQueueAt = (dir: string, marker: QueueMarker) => readQueue(client, dir, marker, at.getTime(), known);
@@ -134,16 +135,6 @@ function present(names: readonly string[], readings: readonly (QueueReading | un
     .map((name, i) => ({ name, queue: readings[i] }))
     .filter((entry): entry is { name: string; queue: QueueReading } => entry.queue !== undefined)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** Children of `path`; none when it does not exist (nothing was ever locked or elected there). */
-async function listChildren(client: ZkClient, path: string): Promise<string[]> {
-  try {
-    return (await client.getChildren(path)).children;
-  } catch (error) {
-    if (ZooKeeperError.is(error, 'NONODE')) return [];
-    throw error;
-  }
 }
 
 /** One queue in grant order, or undefined when its directory is gone (a container the server removed). */

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { RecoveryHandler } from '../recipes/ready/ready-state.js';
+import { forEachProviderMethod } from './decorated-methods.js';
 import { LeaderService } from './leader.service.js';
 import { ZkLockMetadataAccessor } from './zk-lock-metadata.accessor.js';
 
@@ -21,28 +22,19 @@ export class LeaderRecoveryExplorer implements OnModuleInit {
 
   onModuleInit(): void {
     const registered = new Map<string, string>();
-    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
-      const instance = wrapper.instance as Record<string, unknown> | undefined;
-      // Request-scoped providers have no instance to call at recovery time.
-      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const method = instance[name];
-        if (typeof method !== 'function') continue;
-        const leaderOnly = this.metadata.leaderOnly(method);
-        if (leaderOnly) this.leaderService.election(leaderOnly.election);
-        const recovery = this.metadata.onLeaderRecovery(method);
-        if (!recovery) continue;
-        const election = this.leaderService.election(recovery.election);
-        const where = `${instance.constructor.name}.${name}`;
-        const previous = registered.get(election.name);
-        if (previous !== undefined || election.hasRecoveryHandler) {
-          throw new DecoratorMisuseError('OnLeaderRecovery', where, `election "${election.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
-        }
-        registered.set(election.name, where);
-        election.onRecovery((interrupted, successor) => (method as RecoveryHandler).call(instance, interrupted, successor));
+    forEachProviderMethod(this.discovery, this.scanner, (instance, name, method) => {
+      const leaderOnly = this.metadata.leaderOnly(method);
+      if (leaderOnly) this.leaderService.election(leaderOnly.election);
+      const recovery = this.metadata.onLeaderRecovery(method);
+      if (!recovery) return;
+      const election = this.leaderService.election(recovery.election);
+      const where = `${instance.constructor.name}.${name}`;
+      const previous = registered.get(election.name);
+      if (previous !== undefined || election.hasRecoveryHandler) {
+        throw new DecoratorMisuseError('OnLeaderRecovery', where, `election "${election.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
       }
-    }
+      registered.set(election.name, where);
+      election.onRecovery((interrupted, successor) => (method as RecoveryHandler).call(instance, interrupted, successor));
+    });
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DecoratorMisuseError } from '../errors/decorator-misuse.error.js';
 import type { PartitionRecoveryHandler } from '../recipes/partition/partition-set.js';
+import { forEachProviderMethod } from './decorated-methods.js';
 import { PartitionService } from './partition.service.js';
 import { ZkLockMetadataAccessor } from './zk-lock-metadata.accessor.js';
 
@@ -21,27 +22,19 @@ export class PartitionRecoveryExplorer implements OnModuleInit {
 
   onModuleInit(): void {
     const registered = new Map<string, string>();
-    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
-      const instance = wrapper.instance as Record<string, unknown> | undefined;
-      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const method = instance[name];
-        if (typeof method !== 'function') continue;
-        const forEach = this.metadata.forEachOwnedPartition(method);
-        if (forEach) this.partitions.set(forEach.set); // an undeclared set fails start-up, not the first tick
-        const recovery = this.metadata.onPartitionRecovery(method);
-        if (!recovery) continue;
-        const set = this.partitions.set(recovery.set);
-        const where = `${instance.constructor.name}.${name}`;
-        const previous = registered.get(set.name);
-        if (previous !== undefined || set.hasRecoveryHandler) {
-          throw new DecoratorMisuseError('OnPartitionRecovery', where, `partition set "${set.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
-        }
-        registered.set(set.name, where);
-        set.onRecovery((partition, interrupted, successor) => (method as PartitionRecoveryHandler).call(instance, partition, interrupted, successor));
+    forEachProviderMethod(this.discovery, this.scanner, (instance, name, method) => {
+      const forEach = this.metadata.forEachOwnedPartition(method);
+      if (forEach) this.partitions.set(forEach.set); // an undeclared set fails start-up, not the first tick
+      const recovery = this.metadata.onPartitionRecovery(method);
+      if (!recovery) return;
+      const set = this.partitions.set(recovery.set);
+      const where = `${instance.constructor.name}.${name}`;
+      const previous = registered.get(set.name);
+      if (previous !== undefined || set.hasRecoveryHandler) {
+        throw new DecoratorMisuseError('OnPartitionRecovery', where, `partition set "${set.name}" already has a recovery handler${previous ? ` (${previous})` : ''}`);
       }
-    }
+      registered.set(set.name, where);
+      set.onRecovery((partition, interrupted, successor) => (method as PartitionRecoveryHandler).call(instance, partition, interrupted, successor));
+    });
   }
 }

@@ -4,13 +4,9 @@ import { describeValue } from '../errors/describe-value.js';
 import { InvalidOptionsError } from '../errors/invalid-options.error.js';
 import { zkLockExceptionFilterProviders } from '../filters/zk-lock-exception-filter.providers.js';
 import { ZkLockEventHub, ZkLockEvents } from '../observability/zk-lock-events.js';
-import { LeaderRecoveryExplorer } from '../services/leader-recovery.explorer.js';
-import { ZkLockMetadataAccessor } from '../services/zk-lock-metadata.accessor.js';
 import { LeaderService } from '../services/leader.service.js';
-import { PartitionRecoveryExplorer } from '../services/partition-recovery.explorer.js';
-import { PartitionService } from '../services/partition.service.js';
-import { LockService } from '../services/lock.service.js';
 import { ZK_LOCK_BACKEND, zooKeeperBackend, type ZkLockBackend } from '../services/zk-lock-backend.js';
+import { ZK_LOCK_EXPORTED_SERVICES, ZK_LOCK_SERVICES } from '../services/zk-lock-services.js';
 import { zkLockEventProviders } from '../services/zk-lock-events.provider.js';
 import { ZK_LOCK_OPTIONS } from '../zk-lock.constants.js';
 import { refuseUnknownKeys } from '../errors/known-keys.js';
@@ -128,14 +124,9 @@ function testingModule(global: boolean, optionProviders: Provider[], imports: No
           new ZkLockTesting(zk, standIns, session, leader, backend.locks, events, options),
         inject: [TestingEnsemble, StandIns, ZkSession, LeaderService, ZK_LOCK_BACKEND, ZkLockEventHub, ZK_LOCK_OPTIONS],
       },
-      LockService,
-      LeaderService,
-      PartitionService,
-      ZkLockMetadataAccessor,
-      LeaderRecoveryExplorer,
-      PartitionRecoveryExplorer,
+      ...ZK_LOCK_SERVICES,
     ],
-    exports: [ZK_LOCK_OPTIONS, ZkSession, LockService, LeaderService, PartitionService, ZkLockEvents, ZkLockTesting],
+    exports: [ZK_LOCK_OPTIONS, ZkSession, ...ZK_LOCK_EXPORTED_SERVICES, ZkLockEvents, ZkLockTesting],
   };
 }
 

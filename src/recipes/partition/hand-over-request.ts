@@ -1,4 +1,5 @@
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
+import { childrenOrNone } from '../../zookeeper/children-or-none.js';
 import type { ZkClient } from '../../zookeeper/requests.js';
 import { isSessionOwned, sortQueue } from '../queue/queue-node.js';
 import { encodeMember, parseMember } from './partition-records.js';
@@ -48,7 +49,7 @@ const MAX_WRITES = 5;
 export async function requestHandOver(client: ZkClient, setDir: string, partition: number): Promise<HandOverRequest> {
   const owner = await ownerSession(client, `${setDir}/locks/${partition}`);
   if (owner === undefined) return { requested: false, partition, reason: 'not-owned' };
-  const members = await childrenOf(client, `${setDir}/members`);
+  const members = await childrenOrNone(client, `${setDir}/members`);
   for (const name of members) {
     const path = `${setDir}/members/${name}`;
     for (let writes = 0; writes < MAX_WRITES; writes++) {
@@ -82,7 +83,7 @@ export async function requestHandOver(client: ZkClient, setDir: string, partitio
 
 /** The session holding the lock in `dir` (its first session-owned queue node), or undefined when nobody does. */
 async function ownerSession(client: ZkClient, dir: string): Promise<string | undefined> {
-  for (const { name } of sortQueue(await childrenOf(client, dir), 'lock')) {
+  for (const { name } of sortQueue(await childrenOrNone(client, dir), 'lock')) {
     try {
       const { stat } = await client.getData(`${dir}/${name}`);
       if (isSessionOwned(stat.ephemeralOwner)) return stat.ephemeralOwner;
@@ -91,13 +92,4 @@ async function ownerSession(client: ZkClient, dir: string): Promise<string | und
     }
   }
   return undefined;
-}
-
-async function childrenOf(client: ZkClient, path: string): Promise<string[]> {
-  try {
-    return (await client.getChildren(path)).children;
-  } catch (error) {
-    if (ZooKeeperError.is(error, 'NONODE')) return [];
-    throw error;
-  }
 }
