@@ -229,7 +229,7 @@ export class DashboardState implements OnModuleDestroy {
     const watchedBefore = new Set<string>();
     if (this.viewers.any) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
     if (this.known.size > KNOWN_NODES_MAX) this.known.clear();
-    const reading = await inspect(this.session, this.options.root, name, this.known);
+    const reading = await inspect(this.session, this.options.root, name, this.known, { partitionSets: false });
     const lock = reading.locks[0];
     const election = reading.elections[0];
     this.noteSuccession('lock', name, this.locks.get(name)?.holder?.node, lock?.holder);
