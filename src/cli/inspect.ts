@@ -123,6 +123,12 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
   };
 }
 
+/** Partition set `name` under `root`, as `inspect` reads it (for the dashboard, which reads one set at a time); undefined when it is gone. */
+export function inspectPartitionSet(client: ZkClient, root: string, name: string, known?: KnownNodes): Promise<InspectedPartitionSet | undefined> {
+  const now = Date.now();
+  return readPartitionSet(client, root, name, (dir, marker) => readQueue(client, dir, marker, now, known));
+}
+
 function sortedByName<T extends { readonly name: string }>(readings: readonly (T | undefined)[]): T[] {
   return readings.filter((reading): reading is T => reading !== undefined).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
