@@ -10,6 +10,8 @@ import { APP_CONFIG, type AppConfig } from './config.js';
 import { EventLog } from './events.js';
 import { HealthController } from './health.controller.js';
 import { Ledger } from './ledger.js';
+import { OUTBOX_PARTITIONS, Outbox } from './outbox.js';
+import { OutboxRelay } from './outbox.relay.js';
 import { SettlementBatch } from './settlement.batch.js';
 import { SettlementScheduler } from './settlement.scheduler.js';
 import { TransfersController } from './transfers.controller.js';
@@ -29,6 +31,8 @@ export class AppModule {
           sessionTimeoutMs: config.sessionTimeoutMs,
           // The default election, which @LeaderOnly() and @OnLeaderRecovery() refer to.
           election: { name: 'scheduler' },
+          // The outbox relay's partitions, spread over the replicas (outbox.relay.ts).
+          partitions: [{ name: 'outbox', count: OUTBOX_PARTITIONS }],
           // On shutdown, a running batch gets this long to stop before its lock is released.
           drainTimeoutMs: 5_000,
           isGlobal: true, // the dashboard's module uses it too
@@ -37,7 +41,7 @@ export class AppModule {
         ZkLockDashboardModule.forRoot({ path: 'zk-lock', guard: DashboardGuard }),
       ],
       controllers: [TransfersController, ClusterController, HealthController],
-      providers: [{ provide: APP_CONFIG, useValue: config }, EventLog, Ledger, SettlementBatch, SettlementScheduler, ZkLockHealthIndicator],
+      providers: [{ provide: APP_CONFIG, useValue: config }, EventLog, Ledger, Outbox, OutboxRelay, SettlementBatch, SettlementScheduler, ZkLockHealthIndicator],
     };
   }
 }

@@ -7,7 +7,9 @@
  * batch-started {batch, token, from, total}, batch-checkpoint {batch, token, settled, total},
  * batch-finished {batch, token}, batch-skipped {batch, token} (it had finished before),
  * batch-recovered {batch, holder, token, settled, total},
- * transfer {account, amount, token, start, end, balance}, stopped. Tokens are decimal strings.
+ * transfer {account, amount, token, start, end, balance}, partitions {owned} (the outbox partitions
+ * this replica owns), relayed {partition, message, token}, relay-recovery {partition, holder, token,
+ * lastPublished}, stopped. Tokens are decimal strings.
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';

@@ -10,6 +10,7 @@ import { LockService, LockTimeoutError } from '../../src/index.js'; // your app:
 import { APP_CONFIG, type AppConfig } from './config.js';
 import { EventLog, now } from './events.js';
 import { Ledger, type Account } from './ledger.js';
+import { Outbox } from './outbox.js';
 
 export interface TransferResult {
   readonly replica: string;
@@ -27,6 +28,7 @@ export class TransfersController {
   constructor(
     private readonly locks: LockService,
     private readonly ledger: Ledger,
+    private readonly outbox: Outbox,
     private readonly events: EventLog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -45,6 +47,8 @@ export class TransfersController {
           const start = now();
           const after = await this.ledger.apply(account, amount, lock.fencingToken, lock.signal);
           this.events.emit('transfer', { account, amount, token: lock.fencingToken, start, end: now(), balance: after.balance });
+          // The message the outbox relay publishes (ids sort by time: the relay keeps their order).
+          this.outbox.add({ id: `${Date.now().toString().padStart(15, '0')}-${account}-${after.transfers}`, account, amount });
           return {
             replica: this.config.replica,
             account,

@@ -83,6 +83,10 @@ function describe(e: DemoEvent): string | undefined {
       return `↻ repaired ${String(e.batch)}: ${String(e.holder)} (${token}) stopped at ${String(e.settled)}/${String(e.total)}`;
     case 'transfer':
       return `transfer ${String(e.account)} ${String(e.amount)} (${token}), balance ${String(e.balance)}`;
+    case 'partitions':
+      return `owns outbox partitions ${(e.owned as number[]).join(', ') || 'none'}`;
+    case 'relay-recovery':
+      return `↻ @OnPartitionRecovery: outbox partition ${String(e.partition)}, ${String(e.holder)} died after publishing ${String(e.lastPublished ?? 'nothing')}`;
     case 'stopped':
       return 'stopped';
     default:

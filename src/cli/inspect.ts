@@ -58,6 +58,12 @@ export interface Inspection {
   readonly partitionSets: InspectedPartitionSet[];
 }
 
+/** What `inspect` may leave out. */
+export interface InspectOptions {
+  /** `false`: no partition set is read (the dashboard, which does not show them, reads one name at a time). */
+  readonly partitionSets?: boolean;
+}
+
 /**
  * Queue nodes read before, by path, for a caller that inspects again and again (the dashboard):
  * a node's data and creation never change, so only the first node of each lock and election
@@ -76,14 +82,14 @@ export type KnownNodes = Map<string, InspectedNode>;
  * A reading is not atomic: nodes that leave while it runs are left out, so it shows a state the
  * queue went through or close to it, never a node that was not there.
  */
-export async function inspect(client: ZkClient, root: string, name?: string, known?: KnownNodes): Promise<Inspection> {
+export async function inspect(client: ZkClient, root: string, name?: string, known?: KnownNodes, options: InspectOptions = {}): Promise<Inspection> {
   const at = new Date();
   if (name !== undefined) validateLockName(name);
   const lockNames = name === undefined ? await childrenOrNone(client, `${root}/locks`) : [name];
   const electionNames = name === undefined ? await childrenOrNone(client, `${root}/elections`) : [name];
   const readWriteNames = name === undefined ? await childrenOrNone(client, `${root}/rwlocks`) : [name];
   const semaphoreNames = name === undefined ? await childrenOrNone(client, `${root}/semaphores`) : [name];
-  const partitionSetNames = name === undefined ? await listPartitionSets(client, root) : [name];
+  const partitionSetNames = options.partitionSets === false ? [] : name === undefined ? await listPartitionSets(client, root) : [name];
   const readNodeAt = (path: string, node: string, sequence: number) => readNode(client, path, node, sequence, at.getTime(), known);
   const readQueueAt = (dir: string, marker: QueueMarker) => readQueue(client, dir, marker, at.getTime(), known);
   const [locks, elections, readWriteLocks, semaphores, partitionSets] = await Promise.all([
@@ -115,6 +121,12 @@ export async function inspect(client: ZkClient, root: string, name?: string, kno
     semaphores: sortedByName(semaphores),
     partitionSets: sortedByName(partitionSets),
   };
+}
+
+/** Partition set `name` under `root`, as `inspect` reads it (for the dashboard, which reads one set at a time); undefined when it is gone. */
+export function inspectPartitionSet(client: ZkClient, root: string, name: string, known?: KnownNodes): Promise<InspectedPartitionSet | undefined> {
+  const now = Date.now();
+  return readPartitionSet(client, root, name, (dir, marker) => readQueue(client, dir, marker, now, known));
 }
 
 function sortedByName<T extends { readonly name: string }>(readings: readonly (T | undefined)[]): T[] {

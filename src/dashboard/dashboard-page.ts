@@ -1,7 +1,7 @@
 /**
  * The dashboard's one page: HTML, CSS and a small script, no framework and no build step, so
  * that the module adds no runtime dependency. The script opens the event stream (`api/stream`),
- * draws the view it receives (locks, elections, read/write locks, semaphores, this process's
+ * draws the view it receives (locks, elections, read/write locks, semaphores, partition sets, this process's
  * session) and appends the timeline's entries; the filter and the selected name live in the
  * URL's hash, so a link can be shared. Everything shown is set as text, never as HTML: names,
  * identities and checkpoints are anybody's strings.
@@ -72,6 +72,7 @@ const PAGE = `<!doctype html>
     <section><h2>Elections</h2><table id="elections"></table></section>
     <section><h2>Read/write locks</h2><table id="rwlocks"></table></section>
     <section><h2>Semaphores</h2><table id="semaphores"></table></section>
+    <section><h2>Partition sets</h2><table id="partitions"></table></section>
   </div>
   <section>
     <h2>Timeline</h2>
@@ -165,6 +166,23 @@ const PAGE = `<!doctype html>
       el('code', {}, s.name), s.permits === null ? el('span', { class: 'muted' }, 'free (nobody queued)') : s.taken + ' of ' + s.permits,
       queueCell(s.holders.map(permitsOf)), queueCell(s.waiters.map(permitsOf)),
     ] })), 'No semaphores.');
+    table('partitions', ['partition set', 'members: owns / assigned', 'not settled', 'assigner'], (view.partitionSets || []).filter((p) => shown(p.name)).map((p) => ({ name: p.name, cells: [
+      el('div', {}, el('code', {}, p.name), el('div', { class: 'muted' }, p.count === null ? 'no assignment yet' : p.count + ' partitions')),
+      p.members.length === 0 ? el('span', { class: 'muted' }, 'none') : el('ul', { style: 'margin:0;padding-left:1.2rem' }, ...p.members.map((m) => el('li', {}, m.identity, ' ', el('span', {}, m.owned.length + ' / ' + m.assigned.length), ' ', el('span', { class: 'muted mono' }, '0x' + m.sessionId)))),
+      unsettled(p), who(p.assigner),
+    ] })), 'No partition sets.');
+  }
+
+  /** The partitions of a set worth a look: owned by nobody, owned elsewhere than assigned (moving), or left dirty. */
+  function unsettled(set) {
+    const member = (id) => set.members.find((m) => m.member === id);
+    const lines = set.partitions.flatMap((p) => {
+      if (!p.owner) return [p.partition + ': owned by nobody'];
+      const to = member(p.assignedTo);
+      const moving = to && to.sessionId !== p.owner.sessionId ? [p.partition + ': moving to ' + to.identity] : [];
+      return p.ready && p.ready.state !== 'ready' ? [...moving, p.partition + ': ' + p.ready.state] : moving;
+    });
+    return lines.length === 0 ? el('span', { class: 'pill ok' }, 'every partition owned as assigned') : el('ul', { style: 'margin:0;padding-left:1.2rem' }, ...lines.map((line) => el('li', {}, line)));
   }
 
   function addEvent(entry) {

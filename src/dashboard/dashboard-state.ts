@@ -15,7 +15,8 @@ import { DASHBOARD_OPTIONS, DASHBOARD_SESSION } from './dashboard.constants.js';
 import type { ResolvedDashboardOptions } from './dashboard.options.js';
 import { successionEntry, timelineEntryOf, type TimelineEntry } from './timeline.js';
 import { Viewers } from './viewers.js';
-import { EVERYTHING, RootWatch, type Stale } from './root-watch.js';
+import { EVERYTHING, groupStale, RootWatch, type Stale } from './root-watch.js';
+import { PartitionSetsView } from './partition-sets-view.js';
 import { watchTargetsOf, type Category, type WatchTarget } from './watch-targets.js';
 
 const put = <T>(map: Map<string, T>, name: string, value: T | undefined) => (value ? map.set(name, value) : map.delete(name));
@@ -47,6 +48,7 @@ export class DashboardState implements OnModuleDestroy {
   private readonly elections = new Map<string, InspectedElection>();
   private readonly readWriteLocks = new Map<string, InspectedReadWriteLock>();
   private readonly semaphores = new Map<string, InspectedSemaphore>();
+  private readonly partitionSets: PartitionSetsView;
   private readonly timeline: TimelineEntry[] = [];
   /** Queue nodes already read: a change of a queue of 1000 reads its new nodes and its head, not 1000. */
   private readonly known: KnownNodes = new Map();
@@ -74,6 +76,7 @@ export class DashboardState implements OnModuleDestroy {
     events: ZkLockEvents,
   ) {
     this.rootWatch = new RootWatch(session, options.root, (stale) => this.markStale(stale));
+    this.partitionSets = new PartitionSetsView(session, options.root);
     this.events = events.events$.subscribe((event) => this.record(timelineEntryOf(event as ZkLockEvent)));
     this.sessionStates = session.state$.subscribe((change) => this.onSessionState(change));
   }
@@ -123,6 +126,7 @@ export class DashboardState implements OnModuleDestroy {
       elections: byName(this.elections),
       readWriteLocks: byName(this.readWriteLocks),
       semaphores: byName(this.semaphores),
+      partitionSets: this.partitionSets.values(),
     };
   }
 
@@ -181,13 +185,9 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   private async readStale(batch: readonly Stale[] = this.stale.splice(0)): Promise<void> {
-    const names = new Map<string, Set<Category>>();
-    const named = (name: string) => names.get(name) ?? names.set(name, new Set()).get(name)!;
-    const categories = new Map<Category, boolean>();
-    for (const stale of batch) {
-      if ('name' in stale) named(stale.name);
-      else categories.set(stale.category, categories.get(stale.category) === true || stale.every === true);
-    }
+    const { names, named, categories, partitions } = groupStale(batch);
+    const watchList = () => this.watcher(`${this.options.root}/partitions`, { partitionSets: true });
+    for (const set of await this.partitionSets.read(partitions, this.known, watchList, (target, set) => this.watch(target, { partitionSet: set }))) this.markStale({ partitionSet: set });
     for (const [category, every] of categories) for (const name of await this.listCategory(category, every)) named(name).add(category);
     const list = [...names];
     for (let i = 0; i < list.length; i += READ_BATCH) await Promise.all(list.slice(i, i + READ_BATCH).map(([name, kinds]) => this.readName(name, kinds)));
@@ -227,9 +227,9 @@ export class DashboardState implements OnModuleDestroy {
    */
   private async readName(name: string, kinds: ReadonlySet<Category>): Promise<void> {
     const watchedBefore = new Set<string>();
-    if (this.viewers.any) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, name)) watchedBefore.add(target.path);
+    if (this.viewers.any) for (const target of this.watchTargets(name, kinds)) if (this.watch(target, { name })) watchedBefore.add(target.path);
     if (this.known.size > KNOWN_NODES_MAX) this.known.clear();
-    const reading = await inspect(this.session, this.options.root, name, this.known);
+    const reading = await inspect(this.session, this.options.root, name, this.known, { partitionSets: false });
     const lock = reading.locks[0];
     const election = reading.elections[0];
     this.noteSuccession('lock', name, this.locks.get(name)?.holder?.node, lock?.holder);
@@ -240,7 +240,7 @@ export class DashboardState implements OnModuleDestroy {
     put(this.semaphores, name, reading.semaphores[0]);
     if (!this.viewers.any) return;
     let late = false;
-    for (const target of this.watchTargets(name, new Set())) if (!watchedBefore.has(target.path) && this.watch(target, name)) late = true;
+    for (const target of this.watchTargets(name, new Set())) if (!watchedBefore.has(target.path) && this.watch(target, { name })) late = true;
     if (late) this.markStale({ name });
   }
 
@@ -251,8 +251,8 @@ export class DashboardState implements OnModuleDestroy {
   }
 
   /** Sets the watch unless one of ours stands there; true if it sent one. A path gone answers as a change. */
-  private watch(target: WatchTarget, name: string): boolean {
-    const watcher = this.watcher(target.path, { name });
+  private watch(target: WatchTarget, stale: Stale): boolean {
+    const watcher = this.watcher(target.path, stale);
     if (!watcher) return false;
     const sent = target.kind === 'children' ? this.session.getChildren(target.path, watcher) : this.session.getData(target.path, watcher);
     sent.catch(watcher);

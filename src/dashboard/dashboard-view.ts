@@ -4,8 +4,7 @@ import type { SessionState } from '../zookeeper/session-state.js';
 import type { TimelineEntry } from './timeline.js';
 
 /** What the page shows: everything under the root (as `inspect` reads it), and this process's session. */
-// Partition sets are not on the page yet: `nestjs-zk-lock inspect` shows them.
-export interface DashboardView extends Omit<Inspection, 'version' | 'locks' | 'partitionSets'> {
+export interface DashboardView extends Omit<Inspection, 'version' | 'locks'> {
   readonly session: { readonly state: SessionState; readonly sessionId: string | null };
   readonly locks: DashboardLock[];
 }

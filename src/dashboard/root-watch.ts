@@ -2,13 +2,21 @@ import { DriverUnsupportedError } from '../errors/driver-unsupported.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../zookeeper/session-requests.js';
 import type { WatchEvent } from '../zookeeper/types.js';
+import type { PartitionSetsStale } from './partition-sets-view.js';
 import { CATEGORIES, type Category } from './watch-targets.js';
 
-/** What a change below the root makes stale: a category's listing (its new names, or all), or one name. */
-export type Stale = { readonly category: Category; readonly every?: boolean } | { readonly name: string };
+/**
+ * What a change below the root makes stale: a category's listing (its new names, or all), one
+ * name, the listing of the partition sets (`<root>/partitions`), or one partition set.
+ */
+export type Stale =
+  | { readonly category: Category; readonly every?: boolean }
+  | { readonly name: string }
+  | { readonly partitionSets: true; readonly every?: boolean }
+  | { readonly partitionSet: string };
 
-/** Everything: every category listed, every name read. */
-export const EVERYTHING: readonly Stale[] = CATEGORIES.map((category) => ({ category, every: true }));
+/** Everything: every category listed, every name read, every partition set read. */
+export const EVERYTHING: readonly Stale[] = [...CATEGORIES.map((category) => ({ category, every: true })), { partitionSets: true, every: true }];
 
 /**
  * The dashboard's one persistent recursive watch on its root (`addWatch`, ZooKeeper 3.6+): every
@@ -87,7 +95,26 @@ export function staleOf(root: string, path: string): Stale[] {
   if (path === root) return [...EVERYTHING];
   if (!path.startsWith(`${root}/`)) return [];
   const [category, name, ...below] = path.slice(root.length + 1).split('/');
+  if (category === 'partitions') {
+    if (name === undefined) return [{ partitionSets: true, every: true }];
+    return below.length === 0 ? [{ partitionSets: true }, { partitionSet: name }] : [{ partitionSet: name }];
+  }
   if (!(CATEGORIES as readonly string[]).includes(category!)) return [];
   if (name === undefined) return [{ category: category as Category, every: true }];
   return below.length === 0 ? [{ category: category as Category }, { name }] : [{ name }];
+}
+
+/** A batch of stale marks, grouped: the names to read (with the categories each was listed in), the category listings (all of it, or its new names), the partition sets. */
+export function groupStale(batch: readonly Stale[]) {
+  const names = new Map<string, Set<Category>>();
+  const named = (name: string) => names.get(name) ?? names.set(name, new Set()).get(name)!;
+  const categories = new Map<Category, boolean>();
+  const partitions: PartitionSetsStale = { every: undefined, names: new Set() };
+  for (const stale of batch) {
+    if ('name' in stale) named(stale.name);
+    else if ('partitionSet' in stale) partitions.names.add(stale.partitionSet);
+    else if ('partitionSets' in stale) partitions.every = partitions.every === true || stale.every === true;
+    else categories.set(stale.category, categories.get(stale.category) === true || stale.every === true);
+  }
+  return { names, named, categories, partitions };
 }

@@ -81,6 +81,13 @@ describe('the dashboard in headless Chromium, over three replicas of the example
     await timelineHas('settlement free');
   });
 
+  it("shows the outbox relay's partition set: its three members, and every partition owned as assigned", async () => {
+    await page.waitForFunction(() => document.querySelector('#partitions tr[data-name="outbox"] td:nth-child(3)')?.textContent === 'every partition owned as assigned', undefined, { timeout: WAIT_MS });
+    const members = (await page.locator('#partitions tr[data-name="outbox"] td:nth-child(2)').textContent()) ?? '';
+    for (const name of ['replica-a', 'replica-b', 'replica-c']) assert.match(members, new RegExp(`${name} [23] / [23]`), `${name} owns 2 or 3 of the 8 partitions`);
+    assert.match((await page.locator('#partitions tr[data-name="outbox"] td:nth-child(1)').textContent()) ?? '', /outbox8 partitions/);
+  });
+
   it('after a SIGKILL of the leader, shows the next leader once the dead session expired, and says so in the timeline', async () => {
     replicas[0]!.signal('SIGKILL');
     await leaderShown('replica-b');

@@ -27,7 +27,7 @@ const lockOf = (message: { event: string; data: unknown }, name: string) => (mes
 const CHANGES = 10;
 
 /** The dashboard's requests for `CHANGES` settled changes of one lock (held, then released, by another session), a page open. */
-async function requestsPerChange(persistent: boolean): Promise<{ perChange: number; watched: string[] }> {
+async function requestsPerChange(persistent: boolean): Promise<{ perChange: number; watched: string[]; partitionReads: number }> {
   const root = testRoot();
   const { app, base, faulty, session } = await startDashboardApp(root, { wrap: persistent ? undefined : (session) => new WithoutPersistentWatches(session) });
   const other = await openSession(sharedConnect());
@@ -44,7 +44,8 @@ async function requestsPerChange(persistent: boolean): Promise<{ perChange: numb
       await lease.release();
       await stream.next((m) => lockOf(m, 'job')?.holder === null, 10_000, `release ${i} shown`);
     }
-    return { perChange: (faulty.sent.length - before) / (2 * CHANGES), watched };
+    const partitionReads = faulty.sent.slice(before).filter((request) => request.path.startsWith(`${root}/partitions`)).length;
+    return { perChange: (faulty.sent.length - before) / (2 * CHANGES), watched, partitionReads };
   } finally {
     stream.close();
     other.close();
@@ -60,6 +61,8 @@ describe('the dashboard on one persistent recursive watch', { skip: TEST_DRIVER 
     assert.ok(rootWatch.perChange < oneShot.perChange, `${rootWatch.perChange} with the root watch, ${oneShot.perChange} without`);
     assert.equal(rootWatch.watched.length, 1, rootWatch.watched.join(', '));
     assert.ok(oneShot.watched.length > 1, oneShot.watched.join(', '));
+    // The page shows no partition set: reading a lock's change reads none (it read the set of the lock's name too).
+    assert.deepEqual([oneShot.partitionReads, rootWatch.partitionReads], [0, 0], 'requests for partition sets');
   });
 
   it('removes the root watch once the last page closed', async () => {
