@@ -373,7 +373,12 @@ const tag = (path: string) => {
   const call = callFor.get(lock);
   return call === undefined ? { lock } : { lock, call };
 };
+// The partition set's own locks and assigner election report to the same stream: the partition
+// workload logs what it owns itself (partition-workload.ts), and the rules of the counter lock and
+// the election `chaos` must not take those for theirs.
+const partitionsDir = `${config.root}/partitions/`;
 app.get(ZkLockEvents).events$.subscribe((event) => {
+  if ('path' in event && typeof event.path === 'string' && event.path.startsWith(partitionsDir)) return;
   switch (event.type) {
     case 'lock.acquired':
       return log.write({ ev: 'acquired', token: event.token, ...tag(event.path) });
