@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { PartitionSet, type ZkSession } from '../src/index.js';
+import { movedPartitions } from '../src/recipes/partition/assignment.js';
 import { serverDelta } from './mntr.js';
 import { IMPL, implVersion } from './params.js';
 import { epochMicros, median, round3 } from './stats.js';
@@ -82,7 +83,6 @@ interface TrialResult {
   crash: { kill_to_owned_ms: number; expiry_to_owned_ms: number; kill_to_expiry_ms: number };
 }
 
-const moved = (before: readonly (string | null)[], after: readonly (string | null)[]) => before.filter((owner, k) => owner !== after[k]).length;
 const ms = (fromMicros: number, toMicros: number) => round3((toMicros - fromMicros) / 1000);
 
 runWorkload('W9', async ({ connect, driver, params, probe, log }) => {
@@ -168,8 +168,8 @@ runWorkload('W9', async ({ connect, driver, params, probe, log }) => {
       const crashOwned = await ownership.when((live) => ownership.allOwned(live), ['A', 'B'], 'owned again after D was killed');
       return {
         start_balanced_ms: ms(started, startBalanced),
-        join: { balanced_ms: ms(joined, joinBalanced), moved: moved(ownersOfThree, ownersOfFour), server: serverDelta(s0, s1) },
-        graceful_leave: { owned_ms: ms(leaving, leaveOwned), balanced_ms: ms(leaving, leaveBalanced), moved: moved(ownersOfFour, ownersAfterLeave) },
+        join: { balanced_ms: ms(joined, joinBalanced), moved: movedPartitions(ownersOfThree, ownersOfFour).length, server: serverDelta(s0, s1) },
+        graceful_leave: { owned_ms: ms(leaving, leaveOwned), balanced_ms: ms(leaving, leaveBalanced), moved: movedPartitions(ownersOfFour, ownersAfterLeave).length },
         crash: { kill_to_owned_ms: ms(killed, crashOwned), expiry_to_owned_ms: ms(expiredAt, crashOwned), kill_to_expiry_ms: ms(killed, expiredAt) },
       };
     } finally {
