@@ -55,11 +55,14 @@ describe('watches across reconnections', () => {
     const next = new LeaderElection(nextSession, { root, name: 'e', identity: 'second', drainTimeoutMs: 1000 });
     const tracker = new LeaderTracker(observed, dir, { warn: (message) => assert.fail(message) });
     const seen: (string | null)[] = [];
-    const subscription = tracker.leader$.subscribe((value) => seen.push(value));
+    let subscription: { unsubscribe(): void } | undefined;
     try {
+      // The leader first: a tracker that follows an empty election watches the directory, and a
+      // join racing that watch leaves it standing on the native driver, which cannot remove it
+      // (leader-tracker-watches.test.ts). This test is about reconnections.
       leader.join();
       await waitFor(() => leader.isLeader, { timeoutMs: 5000, message: 'the first participant leads' });
-      tracker.refresh();
+      subscription = tracker.leader$.subscribe((value) => seen.push(value));
       await waitFor(() => seen.at(-1) === 'first', { timeoutMs: 5000, message: 'the tracker names the leader' });
       assert.equal(observed.watcherCount, 1);
       for (let i = 1; i <= RECONNECTIONS; i++) {
@@ -72,7 +75,7 @@ describe('watches across reconnections', () => {
       await withTimeout(firstValueFrom(tracker.leader$.pipe(filter((value) => value === 'second'))), 5000, 'the tracker did not follow the hand-over');
       await waitFor(() => observed.watcherCount === 1, { timeoutMs: 5000, message: 'one watch, on the new head' });
     } finally {
-      subscription.unsubscribe();
+      subscription?.unsubscribe();
       tracker.close();
       await Promise.all([leader.close(), next.close()]);
     }

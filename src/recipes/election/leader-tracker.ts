@@ -171,24 +171,33 @@ export class LeaderTracker {
       let children: string[];
       try {
         ({ children } = await this.session.getChildren(this.dir, watch?.watcher));
-        // Stopped while in flight (see `look`).
-        if (!this.following && watch) this.forget(this.dir, 'children', watch.mark);
       } catch (error) {
         if (watch && this.watchingDir === watch.mark) this.watchingDir = undefined; // NONODE or no reply: no watch kept
         if (!ZooKeeperError.is(error, 'NONODE')) throw error;
         // No directory: `exists` leaves a watch on a missing node, fired by its creation.
         const creation = this.dirWatchFor('exists');
         const exists = await this.session.exists(this.dir, creation?.watcher);
-        if (!this.following && creation) this.forget(this.dir, 'data', creation.mark);
+        // Stopped while in flight (see `look`); or the directory was made meanwhile, and the watch
+        // now stands on its data, which no join changes.
+        if (creation && (!this.following || exists !== null)) this.dropDirWatch(creation.mark);
         if (exists === null) return undefined;
         armed = false; // made meanwhile: list it
         continue;
       }
       const head = sortQueue(children, 'n').find((node) => !this.foreign.has(node.name))?.name;
+      // Stopped while in flight; or someone joined between the empty listing and the armed one,
+      // and the head's watch will tell us what matters.
+      if (watch && (!this.following || head !== undefined)) this.dropDirWatch(watch.mark);
       // Empty: list again with a child watch (unless ours stands), so that the first join is news.
       if (head !== undefined || armed || this.dirWatchStands('children')) return head;
       armed = true;
     }
+  }
+
+  /** Drops the directory watch `mark`, set by a look that found it needless (see `forget`). */
+  private dropDirWatch(mark: NonNullable<LeaderTracker['watchingDir']>): void {
+    if (this.watchingDir === mark) this.watchingDir = undefined;
+    this.forget(this.dir, mark.kind === 'children' ? 'children' : 'data', mark);
   }
 
   /** Our watch of `kind` on the directory stands (set by the current session, not fired yet). */
