@@ -76,6 +76,15 @@ const DEBIAN_JAR = '/usr/share/java/zookeeper.jar';
 // nowhere (SLF4J's NOP fallback), so add the log4j 1.2 binding, which Debian packages too.
 const DEBIAN_LOG_JARS = ['/usr/share/java/slf4j-log4j12.jar', '/usr/share/java/log4j-1.2.jar'];
 const MAIN_CLASS = 'org.apache.zookeeper.server.quorum.QuorumPeerMain';
+/**
+ * A bash prelude that closes every inherited descriptor above stdio, then execs its arguments (the
+ * same pid). Node opens its own descriptors close-on-exec, but the `zookeeper` package's C client
+ * does not: a JVM (re)started while a native-driver session of the test process dials would keep a
+ * copy of that socket, and the package then spins on the dead connection and closes every new
+ * handle as "expired" (README, Child processes), failing tests that restart a server on the native
+ * driver now and then. A server is the test's infrastructure, not an application's child.
+ */
+const EXEC_WITHOUT_INHERITED_FDS = 'for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@"';
 
 // ---------------------------------------------------------------- process-wide cleanup registry
 const liveChildren = new Set<ChildProcess>();
@@ -412,7 +421,7 @@ export class ZkServer {
     this.writeConfig();
     const { java, classpath } = resolveRuntime();
     const out = fs.openSync(path.join(this.dir, 'server.out'), 'a');
-    const child = spawn(java, [
+    const child = spawn('/bin/bash', ['-c', EXEC_WITHOUT_INHERITED_FDS, 'zk-server', java,
       `-Xmx${this.options.heap ?? '512m'}`, '-XX:+UseSerialGC',
       '-Djava.net.preferIPv4Stack=true', '-Dzookeeper.jmx.log4j.disable=true',
       `-Dzookeeper.log.dir=${this.dir}`,
