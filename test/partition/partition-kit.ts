@@ -1,7 +1,8 @@
 /** Helpers of the partition tests: replicas (a `PartitionSet` on its own session) and ownership views. */
 import { PartitionSet, type PartitionSetOptions } from '../../src/recipes/partition/partition-set.js';
+import type { ZkClient } from '../../src/zookeeper/requests.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
-import { openSession, sharedConnect } from '../lock/lock-test-kit.js';
+import { openSession, queueNodes, sharedConnect } from '../lock/lock-test-kit.js';
 import { waitFor } from '../support/wait.js';
 
 export interface Replica {
@@ -51,4 +52,17 @@ export function balanced(replicas: readonly Replica[], count = 64, timeoutMs = 2
     },
     { timeoutMs, intervalMs: 50, message: `${count} partitions owned and balanced over ${replicas.map((r) => r.name).join(', ')}` },
   );
+}
+
+/**
+ * ZooKeeper's view of a set's partitions: per partition, the identity written on the first node of
+ * its lock's queue (its owner, or the one taking over; null: nobody queues) and how many more wait.
+ */
+export async function lockHolders(client: ZkClient, setPath: string, partitions: readonly number[]): Promise<{ holder: string | null; waiting: number }[]> {
+  return Promise.all(partitions.map(async (k) => {
+    const dir = `${setPath}/locks/${k}`;
+    const [first, ...waiting] = await queueNodes(client, dir);
+    if (first === undefined) return { holder: null, waiting: 0 };
+    return { holder: (await client.getData(`${dir}/${first}`)).data.toString(), waiting: waiting.length };
+  }));
 }
