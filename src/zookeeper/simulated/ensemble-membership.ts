@@ -36,14 +36,16 @@ const QUORUM_PORTS = '2888:3888';
  *
  * A joining server syncs from a snapshot of the leader's tree first (its replica then applies the
  * log from there); a leaving member stops serving once the reconfig committed: its clients'
- * connections close and its address refuses them from then on, so a client that knows only
- * retired servers can reach the ensemble no more. When the leader's member leaves, the role moves
+ * connections close and no client reaches it from then on (the TypeScript client's dial is
+ * refused), so a client that knows only retired servers can reach the ensemble no more. When the leader's member leaves, the role moves
  * to the highest id left (the designated leader) and every member drops its clients while the
  * followers sync with it, as after a real reconfig that removes the leader.
  *
  * Deliberate abstractions: a reconfig needs every member of the new configuration up and in touch
  * with the leader (the real leader needs a synced quorum of it: `NewConfigNoQuorum`), and takes
- * effect at once for the retired ones (a real one applies the commit first, then shuts down).
+ * effect at once for the retired ones (a real one applies the commit first, then shuts down), and
+ * it is the test's call (`SimulatedEnsemble.reconfigure`), not a client's request: the reconfig
+ * op (16) stays unserved, as the library never sends it.
  */
 export class Membership {
   constructor(private readonly host: MembershipHost) {}
