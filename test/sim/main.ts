@@ -158,7 +158,7 @@ function partitionsOf(name: string): string[] {
 }
 
 function describeConfig(c: ScheduleConfig): string {
-  return `seed ${c.seed} (${c.driver} driver): ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}${c.partitions ? `, ${c.partitions} partitions` : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
+  return `seed ${c.seed} (${c.driver} driver): ${c.processes} processes, servers ${c.serverIds.join(',')}, session timeout ${c.sessionTimeoutMs} ms, syncLimit ${c.syncLimitTicks} ticks${c.sequenceStart ? `, sequences from ${c.sequenceStart}` : ''}${c.partitions ? `, ${c.partitions} partitions` : ''}${c.moving ? ', a moving ensemble' : ''}, faults for ${c.faultMs} ms: ${c.enabled.join(', ')} (${c.plan.length} planned)`;
 }
 
 interface Args {

@@ -391,6 +391,13 @@ export const MUTANTS: readonly Mutant[] = [
     patches: [{ file: 'zookeeper/protocol/protocol-session.js', find: 'if (!pending || pending.xid !== header.xid) {', replace: 'if (!pending) {' }],
   },
   {
+    // Issue 32: a moving ensemble, followed through /zookeeper/config.
+    name: 'ensemble-not-followed',
+    defect:
+      "The ensemble tracker reads /zookeeper/config but never hands the members it lists to the driver, so a process keeps dialing the servers of its connect string only; once a moving ensemble (a quarter of the seeds) retired them all it reaches no server again: its session expires unknown to it, and its calls and the election hang once the faults are over.",
+    patches: [{ file: 'zookeeper/ensemble-tracker.js', find: 'const hosts = clientAddresses(config, this.secure);', replace: 'const hosts = [];' }],
+  },
+  {
     // Issue 32: persistent watches (the dashboard's root watch) across reconnections.
     name: 'persistent-watch-not-restored',
     defect:

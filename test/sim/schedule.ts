@@ -14,6 +14,7 @@ import { Invariants, type RevocationCounts, type Violation } from './invariants.
 import { SessionKeeping } from './session-keeping.js';
 import { PartitionInvariants } from './partition-invariants.js';
 import { ELECTION, SIM_ROOT, SimProcess } from './sim-process.js';
+import { moveEnsemble, type MovingEnsemble } from './moving-ensemble.js';
 
 export const FAULT_KINDS = [
   'disconnect',
@@ -74,6 +75,8 @@ export interface ScheduleConfig {
   readonly driver: ZkDriver;
   /** The count of the partition set the processes join (`PartitionWorkload`); 0: no partition workload. */
   readonly partitions: number;
+  /** Every original member is replaced during the faults (`moveEnsemble`): the processes must follow `/zookeeper/config`. */
+  readonly moving: boolean;
 }
 
 export interface ScheduleResult {
@@ -86,7 +89,7 @@ export interface ScheduleResult {
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
-export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver; partitions?: number } = {}): ScheduleConfig {
+export function planSchedule(seed: number, options: { faultMs?: number; only?: readonly FaultKind[]; driver?: ZkDriver; partitions?: number; moving?: boolean } = {}): ScheduleConfig {
   const r = new SimRandom(seed);
   const processes = r.between(2, 5);
   const serverIds = r.pick([[1, 2, 3], [1, 2, 3], [1, 2, 255], [255], [1, 255, 3]]);
@@ -110,7 +113,11 @@ export function planSchedule(seed: number, options: { faultMs?: number; only?: r
   // In a third of the seeds, a partition set of 3 to 6 partitions (drawn last: the other draws of a
   // seed stay what they were before the partition workload existed).
   const partitions = options.partitions ?? (r.chance(1 / 3) ? r.between(3, 6) : 0);
-  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver: options.driver ?? 'typescript', partitions };
+  // In a quarter of the seeds (drawn last, for the same reason), the ensemble moves: only the
+  // TypeScript driver can follow it (the C client cannot change its servers).
+  const driver = options.driver ?? 'typescript';
+  const moving = options.moving ?? (driver === 'typescript' && r.chance(1 / 4));
+  return { seed, processes, serverIds, sessionTimeoutMs, syncLimitTicks, sequenceStart, faultMs, enabled, plan, driver, partitions, moving };
 }
 
 /** Runs one schedule; `trace` receives the readable trace (for replays). */
@@ -131,7 +138,7 @@ export async function runSchedule(config: ScheduleConfig, trace?: (line: string)
 }
 
 async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invariants: Invariants): Promise<ScheduleResult> {
-  const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds, syncLimitTicks: config.syncLimitTicks, sequenceStart: config.sequenceStart });
+  const ensemble = new SimulatedEnsemble(scheduler, { serverIds: config.serverIds, syncLimitTicks: config.syncLimitTicks, sequenceStart: config.sequenceStart, reconfigEnabled: config.moving });
   invariants.readTree((path) => {
     const node = ensemble.readNode(path);
     return node && node.stat.ephemeralOwner.toString(16);
@@ -166,6 +173,8 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const faults: Partial<Record<FaultKind, number>> = {};
   const operator = ensemble.operatorSession();
   const live = () => processes.filter((p) => !p.crashed && !p.shutDown);
+  const inTouch = (actor: string) => ensemble.connectionsOf(actor).length > 0 && !scheduler.isPaused(actor);
+  const moving = config.moving ? moveEnsemble(scheduler, ensemble, config.faultMs, () => live().map((p) => p.actor), inTouch) : undefined;
   for (const fault of config.plan) {
     scheduler.schedule(fault.at, () => {
       const applied = strike(fault, { operator, scheduler, ensemble, invariants, partitions: partitionInvariants, live: live(), timeout, spawn, driver: config.driver, keeping });
@@ -183,6 +192,8 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   scheduler.note('faults over: healing the ensemble, processes stop starting work');
   faultsOver = true;
   ensemble.heal();
+  if (moving) await lastMove(moving, { scheduler, live, inTouch, timeout, check, violate: (text) => invariants.violate('liveness', text) });
+  const calmFrom = moving ? scheduler.now : config.faultMs;
   for (const p of live()) p.stopWork();
   const settleBy = scheduler.now + 2.5 * timeout + 4 * timeout + 10_000;
   await scheduler.run({ untilMs: settleBy, afterStep: check, done: () => live().every((p) => p.pending.size === 0) });
@@ -199,7 +210,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const participants = () => live().filter((p) => p.participates);
   const someoneLeads = () => participants().length === 0 || participants().some((p) => p.leads);
   const leaderBound = 4.5 * timeout + 2000 + 5000;
-  await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => invariants.askedLeadersRemaining().length === 0 && someoneLeads() });
+  await scheduler.run({ untilMs: calmFrom + leaderBound, afterStep: check, done: () => invariants.askedLeadersRemaining().length === 0 && someoneLeads() });
   for (const asked of invariants.askedLeadersRemaining()) {
     invariants.violate('step-down-liveness', `${asked.node} of session 0x${asked.sessionId}, asked to step down at ${(asked.at / 1000).toFixed(3)} s, is still there ${leaderBound} ms after the faults ended`);
   }
@@ -210,7 +221,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   // and writes, moves drain).
   if (config.partitions > 0) {
     const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned }] : []));
-    await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => PartitionInvariants.unsettled(config.partitions, members()) === undefined });
+    await scheduler.run({ untilMs: calmFrom + leaderBound, afterStep: check, done: () => PartitionInvariants.unsettled(config.partitions, members()) === undefined });
     const unsettled = PartitionInvariants.unsettled(config.partitions, members());
     if (unsettled) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${unsettled}`);
   }
@@ -247,6 +258,29 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   for (const id of sessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
 
   return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
+}
+
+/**
+ * A moving ensemble's end (see `moveEnsemble`): the work goes on while the last original member
+ * leaves (once every process is in touch), and for two session timeouts after; by then every
+ * live process must be connected to a member again, which only following the config allows.
+ */
+async function lastMove(
+  moving: MovingEnsemble,
+  c: { scheduler: SimScheduler; live: () => SimProcess[]; inTouch: (actor: string) => boolean; timeout: number; check: () => void; violate: (text: string) => void },
+): Promise<void> {
+  const { scheduler, timeout, check } = c;
+  // Pauses run out within 2.5 timeouts of the faults' end, then every process reconnects.
+  const movedBy = scheduler.now + 4 * timeout + 10_000;
+  await scheduler.run({ untilMs: movedBy, afterStep: check, done: moving.done });
+  if (!moving.done()) return c.violate(`the last original member could not leave within ${4 * timeout + 10_000} ms of the faults' end: some process was never in touch with a member for a second`);
+  const reachedBy = moving.lastRetiredAt()! + 2 * timeout;
+  await scheduler.run({ untilMs: reachedBy, afterStep: check });
+  // A process may be between two connections right then: it gets one more timeout.
+  await scheduler.run({ untilMs: reachedBy + timeout, afterStep: check, done: () => c.live().every((p) => c.inTouch(p.actor)) });
+  for (const p of c.live()) {
+    if (!c.inTouch(p.actor)) c.violate(`${p.actor} reaches no member ${2 * timeout} ms after the last original server was retired: did its session follow /zookeeper/config?`);
+  }
 }
 
 interface FaultContext {

@@ -91,7 +91,7 @@ function readRequest(r: JuteReader, opCode: number): ClientRequest | undefined {
     case OpCode.removeWatches:
       return { op: 'removeWatches', path: r.ustring(), type: r.int(), remove: opCode === OpCode.removeWatches };
     default:
-      // multiRead, TTL nodes, whoAmI, reconfig: not simulated.
+      // multiRead, TTL nodes, whoAmI, the reconfig request (a reconfig is `SimulatedEnsemble.reconfigure`): not simulated.
       return { op: 'unimplemented', opCode };
   }
 }

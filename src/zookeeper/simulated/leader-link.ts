@@ -61,6 +61,10 @@ class FollowerLink {
 export class LeaderLinks {
   private readonly links = new Map<Member, FollowerLink>();
   private readonly syncLimitMs: number;
+  /** A leader that gave its role up (a reconfig removed it) pings nobody and relays nothing more. */
+  private stopped = false;
+  /** Whether the half-tick pings run (a lone leader has nobody to ping until a member joins). */
+  private pinging = false;
 
   constructor(
     private readonly host: LinkHost,
@@ -123,6 +127,25 @@ export class LeaderLinks {
     });
   }
 
+  /** A member that joined (a reconfig) follows: it synced with the leader just now. */
+  add(member: Member): void {
+    this.links.set(member, new FollowerLink(member, this.host.scheduler.now));
+    if (!this.pinging) this.pingFollowers();
+  }
+
+  /** A follower that left (a reconfig): what was on its link is lost with it. */
+  remove(member: Member): void {
+    const link = this.links.get(member);
+    if (link) link.looking = true;
+    this.links.delete(member);
+  }
+
+  /** The leader gives its role up: every link goes, with what was on it (the followers sync with the next leader). */
+  stop(): void {
+    this.stopped = true;
+    for (const member of [...this.links.keys()]) this.remove(member);
+  }
+
   /** The link of follower `member` stops delivering (silently), until `heal`. */
   cut(member: Member): void {
     const link = this.links.get(member);
@@ -177,8 +200,10 @@ export class LeaderLinks {
 
   /** `Leader.lead`: every half tick, each follower is pinged (and each checks it heard from the leader within `syncLimit`). */
   private pingFollowers(): void {
+    this.pinging = true;
     const s = this.host.scheduler;
     s.schedule(this.tickMs / 2, () => {
+      if (this.stopped) return;
       this.pingFollowers();
       for (const link of this.links.values()) {
         if (!link.member.up || link.looking) continue;

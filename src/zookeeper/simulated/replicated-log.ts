@@ -146,6 +146,22 @@ export class ReplicatedLog {
     this.scheduler.schedule(delay, () => this.catchUp(member), 'apply', SIM_ACTOR);
   }
 
+  /** `member` joins (a reconfig): it syncs from a snapshot of the leader's tree (a SNAP), then applies the log from here on. */
+  join(member: Member): void {
+    (member as { tree: ZnodeTree }).tree = this.tree.copy();
+    member.applied = this.length;
+  }
+
+  /**
+   * Every tree's `/zookeeper/config` holds `data(zxid)`, the membership as of the zxid the log
+   * counts from, written outside the log: each server writes its configuration into its database
+   * as it starts, versioned by the first leader's NEWLEADER zxid (`Leader.lead`, `ZKDatabase.initConfigInZKDatabase`).
+   */
+  seedConfig(data: (version: bigint) => Buffer): void {
+    const txn: Txn = { type: 'reconfig', zxid: this.zxidStart, time: this.wallTime(), data: data(this.zxidStart) };
+    for (const tree of [this.tree, ...this.members.map((member) => member.tree)]) tree.apply(txn);
+  }
+
   /** Every member restarts with an empty data directory: the log and the trees are gone, zxids start over. */
   wipe(): void {
     this.tree = new ZnodeTree(this.sequenceStart);

@@ -3,6 +3,7 @@ import type { NativeZooKeeperConstructor } from '../native-binding.js';
 import type { ZkAcl } from '../types.js';
 import type { SimClock } from './sim-clock.js';
 import { SIM_ACTOR } from './sim-scheduler.js';
+import { Membership, type MembershipChange } from './ensemble-membership.js';
 import { LeaderLinks, type LinkHost } from './leader-link.js';
 import { NetworkPartitions } from './network-partitions.js';
 import { ReplicatedLog } from './replicated-log.js';
@@ -44,6 +45,12 @@ export interface SimulatedEnsembleOptions {
    * epoch, so that a client of the last run is not refused as by a server behind its last zxid.
    */
   readonly zxidStart?: bigint;
+  /**
+   * Dynamic reconfiguration (`reconfigEnabled`): `/zookeeper/config` lists the members with their
+   * client addresses (as the tests' reconfig-enabled servers do), and `reconfigure` changes them.
+   * Without it the config node is empty, as on a standalone server.
+   */
+  readonly reconfigEnabled?: boolean;
   /** The wall clock of the nodes' ctime and mtime. Default: 2026-01-01 plus the scheduler's time (the same in every run of a seed). */
   readonly wallClock?: () => number;
 }
@@ -66,8 +73,9 @@ export interface SimulatedEnsembleOptions {
  * exists and child watches and persistent (and recursive) ones (`WatchTables`) fired by the replica
  * a client is connected to, before the reply to any later read that shows the change, and only to
  * a session that may read the node, `SetWatches` on reconnection, ACLs, containers swept on the
- * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), and the faults a
- * test wants at exact points.
+ * simulated clock, sequence counters that may start near 2^31 (to wrap mid-run), with
+ * `reconfigEnabled` the membership in `/zookeeper/config` and reconfigs that add servers and retire
+ * members (`Membership`), and the faults a test wants at exact points.
  *
  * Clients reach it through `dialer`, simulated sockets that speak the wire protocol to the
  * TypeScript client (`ProtocolHandle`, the default driver of `ZkSession`), or through `binding`, a
@@ -75,7 +83,7 @@ export interface SimulatedEnsembleOptions {
  *
  * Deliberate abstractions: the leader's role (its log, session tracker and pings) is not one that
  * fails: the member that hosts it (the highest id) can stop, losing its clients, but the role goes
- * on without an election; at most a minority of followers is cut off from it at once (the leader
+ * on without an election (it moves only when a reconfig retires its member); at most a minority of followers is cut off from it at once (the leader
  * keeps its quorum); a server never closes a connection for being idle (ZooKeeper's NIO server does,
  * on 10 s boundaries, past the session timeout); a member that is down loses its connections at once (a silent cut is `partition`),
  * `getAcl` needs READ or ADMIN, only the `digest` auth scheme and `world`/`digest`/`auth` ACLs
@@ -88,8 +96,10 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   private readonly log: ReplicatedLog;
   private readonly network: NetworkPartitions;
   private readonly sessions: SessionTracker;
-  /** The leader's links to the followers: touch forwarding, relayed requests, and the fault of a cut-off follower. */
-  private readonly links: LeaderLinks;
+  /** The leader's links to the followers: touch forwarding, relayed requests, and the fault of a cut-off follower. A new leader has new ones. */
+  private links: LeaderLinks;
+  /** The members as `/zookeeper/config` lists them, and reconfigs; undefined without `reconfigEnabled`. */
+  private readonly membership: Membership | undefined;
   readonly tickMs: number;
   private readonly minTimeout: number;
   private readonly maxTimeout: number;
@@ -133,7 +143,9 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     this.sessions = new SessionTracker(scheduler, this.tickMs, () => this.hasQuorum, (record) => this.expire(record, 'timed out'));
     // The leader: the member with the highest id, as a fresh ensemble's election picks it (FastLeaderElection breaks zxid ties by sid).
     const leader = this.members.reduce((a, b) => (b.id > a.id ? b : a));
-    this.links = new LeaderLinks(this.linkHost(), leader, this.members.filter((m) => m !== leader), this.tickMs, options.syncLimitTicks ?? 5);
+    const newLinks = (lead: Member, followers: Member[]) => new LeaderLinks(this.linkHost(), lead, followers, this.tickMs, options.syncLimitTicks ?? 5);
+    this.links = newLinks(leader, this.members.filter((m) => m !== leader));
+    this.membership = options.reconfigEnabled ? this.startMembership(options.sequenceStart, newLinks) : undefined;
     this.sweepContainers(options.containerCheckMs ?? 1000);
   }
 
@@ -417,6 +429,23 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
     }
   }
 
+  private startMembership(sequenceStart: number | undefined, newLinks: (leader: Member, followers: Member[]) => LeaderLinks): Membership {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const ensemble = this;
+    const membership = new Membership({
+      scheduler: this.scheduler,
+      members: this.members,
+      log: this.log,
+      sequenceStart,
+      get links() { return ensemble.links; },
+      set links(links: LeaderLinks) { ensemble.links = links; },
+      newLinks,
+      synced: (member) => member.up && !this.links.isCut(member),
+    });
+    membership.seed();
+    return membership;
+  }
+
   private linkHost(): LinkHost {
     return {
       scheduler: this.scheduler,
@@ -435,6 +464,16 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   }
 
   // ------------------------------------------------------------------ faults and inspection
+
+  /**
+   * A dynamic reconfiguration (see `Membership`): servers join with new ids (`zk<id>.sim:2181`),
+   * members leave and stop serving, `/zookeeper/config` changes and its watches fire. False when
+   * refused. Needs `reconfigEnabled`.
+   */
+  reconfigure(change: MembershipChange): boolean {
+    if (!this.membership) throw new Error('reconfigure needs a SimulatedEnsemble started with reconfigEnabled');
+    return this.membership.reconfigure(change);
+  }
 
   /** Expires a session now, as the server does after its timeout. */
   expireSession(hexId: string): void {
@@ -457,8 +496,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
    * `reconnectFollower`. Refused (false) for the leader, and when the rest would not keep a quorum.
    */
   cutFollower(id: number): boolean {
-    const member = this.members.find((m) => m.id === id)!;
-    if (this.links.isLeader(member) || this.links.isCut(member)) return false;
+    const member = this.members.find((m) => m.id === id);
+    if (!member || this.links.isLeader(member) || this.links.isCut(member)) return false;
     if (this.members.filter((m) => m !== member && m.up && !this.links.isCut(m)).length * 2 <= this.members.length) return false;
     this.links.cut(member);
     return true;
@@ -466,7 +505,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** Follower `id`'s link to the leader delivers again. */
   reconnectFollower(id: number): void {
-    this.links.heal(this.members.find((m) => m.id === id)!);
+    const member = this.members.find((m) => m.id === id);
+    if (member) this.links.heal(member);
   }
 
   /** The members that follow the leader (none in a one-server ensemble). */
@@ -510,8 +550,9 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
 
   /** A member stops (its clients see their connections drop) or starts again (and catches up). */
   setMemberUp(id: number, up: boolean): void {
-    const member = this.members.find((m) => m.id === id)!;
-    if (member.up === up) return;
+    // A member a reconfig removed is gone: it neither stops nor starts.
+    const member = this.members.find((m) => m.id === id);
+    if (!member || member.up === up) return;
     member.up = up;
     if (!up) for (const c of [...member.connections]) c.close('server stopped');
     else {
@@ -525,7 +566,8 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   lag(id: number, ms: number): void {
     // A lone server is the leader: there is nobody for it to lag behind.
     if (this.members.length === 1) return;
-    const member = this.members.find((m) => m.id === id)!;
+    const member = this.members.find((m) => m.id === id);
+    if (!member) return;
     member.lagUntil = Math.max(member.lagUntil, this.scheduler.now + ms);
     this.log.scheduleApply(member);
   }
@@ -537,6 +579,7 @@ export class SimulatedEnsemble implements ConnectionHost, HandleHost {
   wipe(): void {
     for (const member of this.members) for (const c of [...member.connections]) c.close('restarted with an empty data directory');
     this.log.wipe();
+    this.membership?.seed();
     this.sessions.clear();
   }
 

@@ -125,7 +125,9 @@ export class SimulatedLink implements ServerLink, ConnectionClient {
   // ---------------------------------------------------------------- internals
 
   private handshake(frame: Buffer): void {
-    const member = this.host.member(this.server)!;
+    const member = this.host.member(this.server);
+    // Removed from the ensemble by a reconfig since the TCP connect: it closes the connection.
+    if (!member) return this.lost(new Error(`${this.server} closed the connection: no longer a member of the ensemble`));
     let request;
     try {
       request = readConnectRequest(frame);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ZOOKEEPER_ERROR_CODES as RC } from '../../errors/zookeeper.error.js';
 import { OPEN_ACL_UNSAFE, ZK_PERMS, type ZkAcl } from '../types.js';
+import { CONFIG_NODE } from '../ensemble-config.js';
 import { basenameOf, parentOf } from '../znode-path.js';
 import { WatchTables, type Notification, type ResentWatches } from './watch-tables.js';
 
@@ -47,7 +48,7 @@ interface Znode {
 /** `/zookeeper`, its `quota` and its read-only `config` (`ZooDefs.Ids.READ_ACL_UNSAFE`), parents first. */
 const SYSTEM_NODES: readonly (readonly [string, readonly ZkAcl[]])[] = [
   ['/zookeeper', OPEN_ACL_UNSAFE],
-  ['/zookeeper/config', [{ perms: ZK_PERMS.READ, scheme: 'world', id: 'anyone' }]],
+  [CONFIG_NODE, [{ perms: ZK_PERMS.READ, scheme: 'world', id: 'anyone' }]],
   ['/zookeeper/quota', OPEN_ACL_UNSAFE],
 ];
 
@@ -72,6 +73,8 @@ export type Txn =
   /** A session ended (closed or expired): its ephemeral nodes go, in this order. */
   | { readonly type: 'closeSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint; readonly paths: readonly string[] }
   | { readonly type: 'createSession'; readonly zxid: bigint; readonly time: number; readonly session: bigint }
+  /** A reconfig committed: `/zookeeper/config` holds the new membership (`PrepRequestProcessor`: a SetDataTxn of version -1). */
+  | { readonly type: 'reconfig'; readonly zxid: bigint; readonly time: number; readonly data: Buffer }
   /** A write the leader refused: it still takes a zxid and goes through the log. */
   | { readonly type: 'error'; readonly zxid: bigint; readonly time: number; readonly rc: number };
 
@@ -146,7 +149,7 @@ export class ZnodeTree {
     // what a standalone server has: clients that follow the membership (`EnsembleTracker`) read it.
     for (const [path, acl] of SYSTEM_NODES) {
       // The config node's ACL is set after it is made (`setACL(..., -1)`), which leaves its aversion at -1.
-      const stat = { ...newStat(0n, 0, 0n, 0), aversion: path === '/zookeeper/config' ? -1 : 0 };
+      const stat = { ...newStat(0n, 0, 0n, 0), aversion: path === CONFIG_NODE ? -1 : 0 };
       this.nodes.set(path, { data: Buffer.alloc(0), acl, stat, children: new Set(), creates: sequenceStart, start: sequenceStart });
       const parent = this.nodes.get(parentOf(path))!;
       parent.children.add(basenameOf(path));
@@ -282,6 +285,14 @@ export class ZnodeTree {
         this.watches.trigger('data', txn.path, 'changed', node.acl, fired);
         break;
       }
+      case 'reconfig': {
+        // `DataTree.setData` with the txn's version, -1: the config node's version is -1 after every reconfig.
+        const node = this.nodes.get(CONFIG_NODE)!;
+        Object.assign(node.stat, { version: -1, mzxid: txn.zxid, mtime: txn.time, dataLength: txn.data.length });
+        node.data = txn.data;
+        this.watches.trigger('data', CONFIG_NODE, 'changed', node.acl, fired);
+        break;
+      }
       case 'setAcl': {
         const node = this.nodes.get(txn.path)!;
         node.acl = txn.acl;
@@ -391,8 +402,8 @@ export class ZnodeTree {
       .sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 
-  /** A copy of the nodes (not the watches), for `prepareMulti` to try ops on. */
-  private copy(): ZnodeTree {
+  /** A copy of the nodes (not the watches): for `prepareMulti` to try ops on, and the snapshot a joining member syncs from. */
+  copy(): ZnodeTree {
     const copy = new ZnodeTree(this.sequenceStart);
     for (const [path, node] of this.nodes) copy.nodes.set(path, { ...node, stat: { ...node.stat }, children: new Set(node.children) });
     copy.lastZxid = this.lastZxid;
