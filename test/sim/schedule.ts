@@ -12,7 +12,10 @@ import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
 import { SessionKeeping } from './session-keeping.js';
+import { parseAssignment } from '../../src/recipes/partition/partition-records.js';
+import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { PartitionInvariants } from './partition-invariants.js';
+import { PARTITION_SET } from './partition-workload.js';
 import { ELECTION, SIM_ROOT, SimProcess } from './sim-process.js';
 
 export const FAULT_KINDS = [
@@ -141,6 +144,8 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const keeping = new SessionKeeping(invariants, () => scheduler.now, timeout);
   const onExpired = (actor: string, sessionId: string) => keeping.expired(actor, sessionId);
   const partitionInvariants = new PartitionInvariants(invariants);
+  const assignment = storedAssignment(ensemble);
+  if (config.partitions > 0) partitionInvariants.followAssignment(assignment);
   const processConfig = {
     driver: config.driver,
     onExpired,
@@ -206,13 +211,14 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   if (!someoneLeads()) invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
 
   // Partition liveness: once the faults are over, every partition is owned by exactly one of the
-  // processes in the set, evenly (within the same bound: sessions settle, the assigner is elected
-  // and writes, moves drain).
+  // processes in the set, evenly, each owning what the stored assignment gives its member node
+  // (within the same bound: sessions settle, the assigner is elected and writes, moves drain).
   if (config.partitions > 0) {
-    const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned }] : []));
-    await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => PartitionInvariants.unsettled(config.partitions, members()) === undefined });
-    const unsettled = PartitionInvariants.unsettled(config.partitions, members());
-    if (unsettled) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${unsettled}`);
+    const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned, member: p.partitionMember }] : []));
+    const unsettled = () => PartitionInvariants.unsettled(config.partitions, members(), assignment()?.owners ?? []);
+    await scheduler.run({ untilMs: config.faultMs + leaderBound, afterStep: check, done: () => unsettled() === undefined });
+    const wrong = unsettled();
+    if (wrong) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${wrong}`);
   }
 
   // Every call of a process has settled: no queue node of its session may remain in a lock's,
@@ -435,6 +441,20 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
     case 'oversize':
       return false;
   }
+}
+
+/** Reads the partition set's assignment from the leader's tree (for `PartitionInvariants.followAssignment`). */
+function storedAssignment(ensemble: SimulatedEnsemble): () => { owners: readonly (string | null)[]; version: number; czxid: bigint } | undefined {
+  const path = `${znodePaths.partitionSetDir(SIM_ROOT, PARTITION_SET)}/assignment`;
+  let parsed: { version: number; czxid: bigint; owners: readonly (string | null)[] } | undefined;
+  return () => {
+    const node = ensemble.readNode(path);
+    if (!node) return undefined;
+    const { version, czxid } = node.stat;
+    // Parsed once per version: the check reads it after every step.
+    if (parsed?.version !== version || parsed.czxid !== czxid) parsed = { version, czxid, owners: parseAssignment(path, node.data).owners };
+    return parsed;
+  };
 }
 
 function describe(error: unknown): string {
