@@ -24,7 +24,7 @@ export class PartitionInvariants {
   private era = 0;
   /** The assignment's reader (see `followAssignment`), and the last version of it seen. */
   private assignment: { read: () => StoredAssignment | undefined; last: StoredAssignment | undefined } | undefined;
-  /** Take-overs reported, and partitions that changed owner: the runner sums them. */
+  /** Take-overs reported, runs, repairs, and assignment writes judged (see `followAssignment`). */
   readonly counts = { takeOvers: 0, runs: 0, repairs: 0, assignmentsJudged: 0 };
 
   constructor(private readonly invariants: Invariants) {}
@@ -129,7 +129,9 @@ export class PartitionInvariants {
       const given = Array.from({ length: count }, (_, k) => k).filter((k) => member !== undefined && assigned[k] === member);
       return given.length !== owned.length || given.some((k, i) => owned[i] !== k);
     });
-    if (astray.length > 0) return `not as assigned: ${astray.map(({ process, owned, member }) => `${process} (${member ?? 'no member node'}) owns [${owned.join(', ')}]`).join(', ')}; the assignment: [${Array.from({ length: count }, (_, k) => assigned[k] ?? '-').join(', ')}]`;
+    // Member node names are `m-<uuid>`: the first eight digits tell them apart in a message.
+    const short = (member: string | null | undefined) => member?.slice(0, 10) ?? '-';
+    if (astray.length > 0) return `not as assigned: ${astray.map(({ process, owned, member }) => `${process} (${short(member)}) owns [${owned.join(', ')}]`).join(', ')}; the assignment: [${Array.from({ length: count }, (_, k) => short(assigned[k])).join(', ')}]`;
     return undefined;
   }
 }

@@ -86,6 +86,8 @@ export interface ScheduleResult {
   readonly simulatedMs: number;
   readonly faults: Partial<Record<FaultKind, number>>;
   readonly revocations: RevocationCounts;
+  /** Writes of the partition set's assignment judged by the fewest-moves check. */
+  readonly assignmentsJudged: number;
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
@@ -252,7 +254,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   for (const node of ephemerals()) invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
   for (const id of sessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
 
-  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
+  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations, assignmentsJudged: partitionInvariants.counts.assignmentsJudged };
 }
 
 interface FaultContext {
