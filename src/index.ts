@@ -109,6 +109,7 @@ export { DecoratorMisuseError } from './errors/decorator-misuse.error.js';
 export { LeadershipLostError } from './errors/leadership-lost.error.js';
 export { ElectionClosedError } from './errors/election-closed.error.js';
 export { RepeatedConnectionLossError } from './errors/repeated-connection-loss.error.js';
+export { RecordContendedError } from './errors/record-contended.error.js';
 export { LockOrderError } from './errors/lock-order.error.js';
 export { LockUpgradeError } from './errors/lock-upgrade.error.js';
 export { InvalidPartitionCountError } from './errors/invalid-partition-count.error.js';

@@ -61,6 +61,8 @@ async function explore(): Promise<number> {
   let simulatedMs = 0;
   const revocations = { releaseRequests: 0, holdersAsked: 0, releaseAborts: 0, stepDownRequests: 0, leadersAsked: 0, stepDowns: 0 };
   const failures: ScheduleResult[] = [];
+  let partitionSchedules = 0;
+  let assignmentsJudged = 0;
   const label = args.appliedMutant ? `mutant ${args.appliedMutant}` : 'main';
   console.log(`simulation (${label}): seeds from ${first}, for ${args.duration} s${args.faults ? `, faults ${args.faults.join(',')}` : ''}`);
   for (let seed = first; performance.now() - started < budgetMs; seed++) {
@@ -70,6 +72,8 @@ async function explore(): Promise<number> {
     simulatedMs += result.simulatedMs;
     for (const [kind, n] of Object.entries(result.faults)) faults[kind as FaultKind] = (faults[kind as FaultKind] ?? 0) + n;
     for (const key of Object.keys(revocations) as (keyof typeof revocations)[]) revocations[key] += result.revocations[key];
+    if (result.config.partitions > 0) partitionSchedules++;
+    assignmentsJudged += result.assignmentsJudged;
     if (result.violations.length > 0) {
       failures.push(result);
       const v = result.violations[0]!;
@@ -82,6 +86,7 @@ async function explore(): Promise<number> {
   console.log(`faults injected: ${FAULT_KINDS.filter((k) => faults[k]).map((k) => `${k} ${faults[k]}`).join(', ') || 'none'}`);
   const r = revocations;
   console.log(`revocation: ${r.releaseRequests} release requests (${r.holdersAsked} marked a holder), ${r.releaseAborts} holders told; ${r.stepDownRequests} step-down requests (${r.leadersAsked} marked a leader), ${r.stepDowns} step-downs`);
+  console.log(`partitions: ${partitionSchedules} schedules with the partition workload, ${assignmentsJudged} assignment writes judged for fewest moves`);
   if (failures.length === 0) {
     console.log('verdict: no violation');
     return args.appliedMutant ? 1 : 0;

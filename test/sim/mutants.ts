@@ -454,4 +454,25 @@ export const MUTANTS: readonly Mutant[] = [
     ],
     partitions: 5,
   },
+  {
+    // Issue 33: the assignment must not depend on the order the server lists the members in (a
+    // server's hash order, which differs between servers and over time; the simulated one shuffles
+    // every listing), nor hand the remainder's "+1"s to anyone but the members already above their floor.
+    name: 'partition-assignment-listing-order',
+    defect:
+      'The assignment takes the members in the order getChildren lists them instead of sorting them, and hands the "+1"s of N mod M to the first listed instead of to those that hold more than ⌊N/M⌋: two replicas (or one, listing twice) compute different assignments from the same members and assignment, and a join or leave takes a partition from a member above its floor only to give another member its "+1", a move no even assignment needs.',
+    patches: [
+      {
+        file: 'recipes/partition/assignment.js',
+        find: 'const sorted = [...members].sort((a, b) => compareIds(a.id, b.id));',
+        replace: 'const sorted = [...members];',
+      },
+      {
+        file: 'recipes/partition/assignment.js',
+        find: '.sort((a, b) => above(b) - above(a) || b.rest - a.rest || compareIds(a.id, b.id));',
+        replace: '.sort((a, b) => b.rest - a.rest);',
+      },
+    ],
+    partitions: 5,
+  },
 ];

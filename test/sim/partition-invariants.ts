@@ -5,6 +5,14 @@
  * sections of `Invariants` (scope `partition:<k>`), as a lock's do.
  */
 import type { Invariants } from './invariants.js';
+import { judgeAssignment, type AssignedOwners } from './partition-moves.js';
+
+/** The stored assignment as the leader's tree holds it now: its owners, its version, and the zxid of its create. */
+export interface StoredAssignment {
+  readonly owners: AssignedOwners;
+  readonly version: number;
+  readonly czxid: bigint;
+}
 
 /** What one process believes it owns: partition → the token it owns it under. */
 export type PartitionClaims = () => ReadonlyMap<number, bigint>;
@@ -14,8 +22,10 @@ export class PartitionInvariants {
   private readonly lastOwner = new Map<number, { token: bigint; process: string }>();
   /** Counts the wipes of the ensemble: a claim of an older era is not comparable (see `Invariants.newEra`). */
   private era = 0;
-  /** Take-overs reported, and partitions that changed owner: the runner sums them. */
-  readonly counts = { takeOvers: 0, runs: 0, repairs: 0 };
+  /** The assignment's reader (see `followAssignment`), and the last version of it seen. */
+  private assignment: { read: () => StoredAssignment | undefined; last: StoredAssignment | undefined } | undefined;
+  /** Take-overs reported, runs, repairs, and assignment writes judged (see `followAssignment`). */
+  readonly counts = { takeOvers: 0, runs: 0, repairs: 0, assignmentsJudged: 0 };
 
   constructor(private readonly invariants: Invariants) {}
 
@@ -44,6 +54,17 @@ export class PartitionInvariants {
     this.lastOwner.set(partition, { token, process });
   }
 
+  /**
+   * **Fewest moves** (checked after every step, see `judgeAssignment`): each assignment written is
+   * complete and even over the members it names and moves no more partitions than needed from the
+   * one it replaced. A step is one event, and an event applies at most one write to the node; a
+   * version seen to skip one (or a node recreated other than by the first create) is not judged,
+   * nor anything after a wipe, where a write computed from the old tree may land on the new one.
+   */
+  followAssignment(read: () => StoredAssignment | undefined): void {
+    this.assignment = { read, last: undefined };
+  }
+
   /** The ensemble was wiped: tokens start over, and claims of the old era are not compared with the new. */
   newEra(): void {
     this.era++;
@@ -51,6 +72,7 @@ export class PartitionInvariants {
   }
 
   checkStep(): void {
+    this.checkAssignment();
     const owners = new Map<number, string>();
     for (const [process, claimant] of this.claimants) {
       if (claimant.era !== this.era || !claimant.alive()) continue;
@@ -67,12 +89,33 @@ export class PartitionInvariants {
     }
   }
 
+  private checkAssignment(): void {
+    if (!this.assignment) return;
+    const { last } = this.assignment;
+    const now = this.assignment.read();
+    if (now?.version === last?.version && now?.czxid === last?.czxid) return;
+    this.assignment.last = now;
+    if (!now || this.era > 0) return;
+    const before = last === undefined ? (now.version === 0 ? [] : undefined) : last.czxid === now.czxid && now.version === last.version + 1 ? last.owners : undefined;
+    if (before === undefined) return;
+    this.counts.assignmentsJudged++;
+    const wrong = judgeAssignment(now.owners.length, before, now.owners);
+    if (wrong) this.invariants.violate(wrong.rule, `version ${now.version}: ${wrong.message}`);
+  }
+
   /**
-   * **Complete and even once the faults are over**: every partition owned by exactly one of
-   * `members` (live processes in the set), each owning ⌊N/M⌋ or ⌈N/M⌉. Undefined when it holds,
-   * else what is wrong.
+   * **Complete, even, and where the assignment says, once the faults are over**: every partition
+   * owned by exactly one of `members` (live processes in the set), each owning ⌊N/M⌋ or ⌈N/M⌉, and
+   * each owning exactly what `assigned` (the stored assignment) gives its member node: no move is
+   * left half-done, and no replica owns what the assignment moved away (with `followAssignment`,
+   * the ownership's changes are then the assignment's, each of the fewest moves). Undefined when
+   * it holds, else what is wrong.
    */
-  static unsettled(count: number, members: readonly { readonly process: string; readonly owned: readonly number[] }[]): string | undefined {
+  static unsettled(
+    count: number,
+    members: readonly { readonly process: string; readonly owned: readonly number[]; readonly member?: string }[],
+    assigned?: AssignedOwners,
+  ): string | undefined {
     if (members.length === 0) return undefined;
     const owners = new Map<number, string[]>();
     for (const { process, owned } of members) for (const k of owned) owners.set(k, [...(owners.get(k) ?? []), process]);
@@ -81,6 +124,14 @@ export class PartitionInvariants {
     const low = Math.floor(count / members.length);
     const uneven = members.filter(({ owned }) => owned.length < low || owned.length > Math.ceil(count / members.length));
     if (uneven.length > 0) return `uneven: ${members.map(({ process, owned }) => `${process} owns ${owned.length}`).join(', ')} of ${count}`;
+    if (assigned === undefined) return undefined;
+    const astray = members.filter(({ owned, member }) => {
+      const given = Array.from({ length: count }, (_, k) => k).filter((k) => member !== undefined && assigned[k] === member);
+      return given.length !== owned.length || given.some((k, i) => owned[i] !== k);
+    });
+    // Member node names are `m-<uuid>`: the first eight digits tell them apart in a message.
+    const short = (member: string | null | undefined) => member?.slice(0, 10) ?? '-';
+    if (astray.length > 0) return `not as assigned: ${astray.map(({ process, owned, member }) => `${process} (${short(member)}) owns [${owned.join(', ')}]`).join(', ')}; the assignment: [${Array.from({ length: count }, (_, k) => short(assigned[k])).join(', ')}]`;
     return undefined;
   }
 }

@@ -80,6 +80,11 @@ export class PartitionWorkload {
     return this.set.ownedNow;
   }
 
+  /** Its member node's name on the current session (how the assignment names it), once made. */
+  get memberId(): string | undefined {
+    return this.set.memberId;
+  }
+
   private claims(): Map<number, bigint> {
     const claims = new Map<number, bigint>();
     for (const partition of this.set.ownedNow) {

@@ -12,7 +12,10 @@ import type { WriteRequest } from '../../src/zookeeper/simulated/znode-tree.js';
 import { installVirtualRuntime } from '../../src/zookeeper/simulated/virtual-runtime.js';
 import { Invariants, type RevocationCounts, type Violation } from './invariants.js';
 import { SessionKeeping } from './session-keeping.js';
+import { parseAssignment } from '../../src/recipes/partition/partition-records.js';
+import { znodePaths } from '../../src/recipes/znode-paths.js';
 import { PartitionInvariants } from './partition-invariants.js';
+import { PARTITION_SET } from './partition-workload.js';
 import { ELECTION, SIM_ROOT, SimProcess } from './sim-process.js';
 import { moveEnsemble, type MovingEnsemble } from './moving-ensemble.js';
 
@@ -86,6 +89,8 @@ export interface ScheduleResult {
   readonly simulatedMs: number;
   readonly faults: Partial<Record<FaultKind, number>>;
   readonly revocations: RevocationCounts;
+  /** Writes of the partition set's assignment judged by the fewest-moves check. */
+  readonly assignmentsJudged: number;
 }
 
 /** The swarm configuration and fault plan of `seed` (each seed enables its own mix of faults). */
@@ -148,6 +153,8 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   const keeping = new SessionKeeping(invariants, () => scheduler.now, timeout);
   const onExpired = (actor: string, sessionId: string) => keeping.expired(actor, sessionId);
   const partitionInvariants = new PartitionInvariants(invariants);
+  const assignment = storedAssignment(ensemble);
+  if (config.partitions > 0) partitionInvariants.followAssignment(assignment);
   const processConfig = {
     driver: config.driver,
     onExpired,
@@ -217,13 +224,14 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   if (!someoneLeads()) invariants.violate('liveness', `no process leads ${ELECTION} ${leaderBound} ms after the faults ended (${participants().map((p) => p.actor).join(', ')} should take part)`);
 
   // Partition liveness: once the faults are over, every partition is owned by exactly one of the
-  // processes in the set, evenly (within the same bound: sessions settle, the assigner is elected
-  // and writes, moves drain).
+  // processes in the set, evenly, each owning what the stored assignment gives its member node
+  // (within the same bound: sessions settle, the assigner is elected and writes, moves drain).
   if (config.partitions > 0) {
-    const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned }] : []));
-    await scheduler.run({ untilMs: calmFrom + leaderBound, afterStep: check, done: () => PartitionInvariants.unsettled(config.partitions, members()) === undefined });
-    const unsettled = PartitionInvariants.unsettled(config.partitions, members());
-    if (unsettled) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${unsettled}`);
+    const members = () => live().flatMap((p) => (p.partitionsOwned ? [{ process: p.actor, owned: p.partitionsOwned, member: p.partitionMember }] : []));
+    const unsettled = () => PartitionInvariants.unsettled(config.partitions, members(), assignment()?.owners ?? []);
+    await scheduler.run({ untilMs: calmFrom + leaderBound, afterStep: check, done: () => unsettled() === undefined });
+    const wrong = unsettled();
+    if (wrong) invariants.violate('partition-liveness', `${leaderBound} ms after the faults ended, ${wrong}`);
   }
 
   // Every call of a process has settled: no queue node of its session may remain in a lock's,
@@ -257,7 +265,7 @@ async function simulate(config: ScheduleConfig, scheduler: SimScheduler, invaria
   for (const node of ephemerals()) invariants.violate('orphan-node', `${node.path} of session 0x${node.owner} outlived every process`);
   for (const id of sessions()) invariants.violate('orphan-session', `session 0x${id} outlived every process`);
 
-  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations };
+  return { config, violations: invariants.violations, steps: scheduler.steps, simulatedMs: scheduler.now, faults, revocations: invariants.revocations, assignmentsJudged: partitionInvariants.counts.assignmentsJudged };
 }
 
 /**
@@ -469,6 +477,20 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
     case 'oversize':
       return false;
   }
+}
+
+/** Reads the partition set's assignment from the leader's tree (for `PartitionInvariants.followAssignment`). */
+function storedAssignment(ensemble: SimulatedEnsemble): () => { owners: readonly (string | null)[]; version: number; czxid: bigint } | undefined {
+  const path = `${znodePaths.partitionSetDir(SIM_ROOT, PARTITION_SET)}/assignment`;
+  let parsed: { version: number; czxid: bigint; owners: readonly (string | null)[] } | undefined;
+  return () => {
+    const node = ensemble.readNode(path);
+    if (!node) return undefined;
+    const { version, czxid } = node.stat;
+    // Parsed once per version: the check reads it after every step.
+    if (parsed?.version !== version || parsed.czxid !== czxid) parsed = { version, czxid, owners: parseAssignment(path, node.data).owners };
+    return parsed;
+  };
 }
 
 function describe(error: unknown): string {

@@ -166,6 +166,11 @@ export class SimProcess {
     return this.closing || this.crashed ? undefined : this.partitionWork?.owned;
   }
 
+  /** Its partition set's member node name (the assignment's name for it), once made. */
+  get partitionMember(): string | undefined {
+    return this.partitionWork?.memberId;
+  }
+
   /** Reports leadership of the election. */
   get leads(): boolean {
     return this.leader?.isLeader === true;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
+import { RecordContendedError } from '../../errors/record-contended.error.js';
 import { SessionClosedError } from '../../errors/session-closed.error.js';
 import { ZooKeeperError } from '../../errors/zookeeper.error.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
@@ -8,6 +9,9 @@ import { backoffDelay, pause } from '../backoff.js';
 import { ensurePath } from '../queue/ensure-path.js';
 import type { FollowerLogger } from './znode-follower.js';
 import { encodeMember, parseMember, type MemberRecord } from './partition-records.js';
+
+/** Tries of our record's compare-and-set before giving up on a writer that keeps changing it (as `requestHandOver`). */
+const MAX_WRITES = 5;
 
 /**
  * This replica's member node in `<set>/members`: EPHEMERAL, named `m-<uuid>` with a uuid drawn per
@@ -116,13 +120,15 @@ export class Membership {
 
   /**
    * Writes our declined partitions, keeping any that an operator added meanwhile
-   * (`requestHandOver`, `nestjs-zk-lock hand-over`): read, merge, compare-and-set.
+   * (`requestHandOver`, `nestjs-zk-lock hand-over`): read, merge, compare-and-set. A record that
+   * changes between every read and write (a tool rewriting it in a loop) fails the call with
+   * `RecordContendedError` after `MAX_WRITES` tries instead of holding up every later step.
    */
   private async writeRecord(): Promise<void> {
     const name = this.id;
     if (name === undefined) return; // the create writes the current record
     const path = `${this.dir}/${name}`;
-    for (;;) {
+    for (let writes = 1; ; writes++) {
       const { data, stat } = await this.session.getData(path);
       const stored = parseMember(path, name, data).declined ?? [];
       const declined = [...new Set([...stored, ...this.record.declined])];
@@ -131,6 +137,7 @@ export class Membership {
         return;
       } catch (error) {
         if (!ZooKeeperError.is(error, 'BADVERSION')) throw error; // an operator's write came first: merge again
+        if (writes === MAX_WRITES) throw new RecordContendedError(path, writes);
       }
     }
   }
