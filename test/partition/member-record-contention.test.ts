@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RecordContendedError } from '../../src/errors/record-contended.error.js';
+import { parseMember } from '../../src/recipes/partition/partition-records.js';
 import { PartitionSet } from '../../src/recipes/partition/partition-set.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { openSession, sharedConnect, testRoot } from '../lock/lock-test-kit.js';
@@ -71,6 +72,11 @@ describe('a member node rewritten under every try of handOver', () => {
       assert.ok(outcome.path.startsWith(`${set.path}/members/m-`), outcome.path);
       assert.ok(outcome.message.includes(outcome.path), outcome.message);
       assert.equal(reads(), 5);
+      // The failed request is forgotten: the next write of the record does not carry it.
+      interfering = false;
+      await set.handOver(1);
+      const { data } = await other.getData(outcome.path);
+      assert.deepEqual(parseMember(outcome.path, outcome.path.slice(outcome.path.lastIndexOf('/') + 1), data).declined, [1]);
     } finally {
       interfering = false; // a replica still retrying gets through, and can close
       await set.close();

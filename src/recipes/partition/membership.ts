@@ -55,10 +55,15 @@ export class Membership {
     });
   }
 
-  /** Sets the partitions this replica asks to give up (written into its member node for the assigner). */
+  /** Sets the partitions this replica asks to give up, and writes them into its member node for the assigner. */
   decline(partitions: readonly number[]): Promise<void> {
-    this.record = { ...this.record, declined: [...partitions] };
+    this.setDeclined(partitions);
     return this.enqueue(() => this.writeRecord());
+  }
+
+  /** Sets them for the member node's next write only (a request taken back after its write failed). */
+  setDeclined(partitions: readonly number[]): void {
+    this.record = { ...this.record, declined: [...partitions] };
   }
 
   /** Leaves: deletes our node (the assigner moves our partitions at once). */

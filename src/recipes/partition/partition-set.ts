@@ -163,13 +163,20 @@ export class PartitionSet {
    * most room (balance may move one other partition back here). Resolves once the request is
    * written into our member node (at once if this replica is not assigned it); `owned$` shows the
    * move. The partition is released after its running work, as for any move. Alone in the set,
-   * the replica keeps it.
+   * the replica keeps it. A request that could not be written (`RecordContendedError`, a lost
+   * session) is forgotten: no later write of the record carries it.
    */
   async handOver(partition: number): Promise<void> {
     this.check(partition);
     if (this.assignment.owners[partition] !== this.membership.id) return;
+    const requested = !this.declined.has(partition);
     this.declined.add(partition);
-    await this.membership.decline([...this.declined]);
+    try {
+      await this.membership.decline([...this.declined]);
+    } catch (error) {
+      if (requested && this.declined.delete(partition)) this.membership.setDeclined([...this.declined]);
+      throw error;
+    }
   }
 
   /**
