@@ -54,7 +54,8 @@ export async function runOnZooKeeper<T>(body: (world: ReconfigWorld) => Promise<
   const [first, spare] = ensemble.members as [ZkEnsemble['members'][0], ZkEnsemble['members'][0]];
   /**
    * Sends `change` through `via` until the config read through `via` shows `done`: a reconfig that
-   * moves the leadership may lose its reply although it committed (see moving-ensemble.test.ts).
+   * moves the leadership may lose its reply although it committed (see moving-ensemble.test.ts),
+   * so a failed one counts as "not yet" (`waitFor` reports its error if time runs out).
    */
   const reconfigured = async (via: typeof first, change: ReconfigChange, done: (config: string) => boolean) => {
     await waitFor(async () => {
@@ -65,7 +66,7 @@ export async function runOnZooKeeper<T>(body: (world: ReconfigWorld) => Promise<
       } finally {
         reader.close();
       }
-      await reconfig(via, change).catch(() => undefined);
+      await reconfig(via, change);
       return false;
     }, { timeoutMs: 60_000, intervalMs: 200, message: `reconfig ${JSON.stringify(change)}` });
   };

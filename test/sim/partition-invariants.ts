@@ -5,7 +5,7 @@
  * sections of `Invariants` (scope `partition:<k>`), as a lock's do.
  */
 import type { Invariants } from './invariants.js';
-import { judgeAssignment, type AssignedOwners } from './partition-moves.js';
+import { judgeAssignment, shortMember, type AssignedOwners } from './partition-moves.js';
 
 /** The stored assignment as the leader's tree holds it now: its owners, its version, and the zxid of its create. */
 export interface StoredAssignment {
@@ -129,9 +129,7 @@ export class PartitionInvariants {
       const given = Array.from({ length: count }, (_, k) => k).filter((k) => member !== undefined && assigned[k] === member);
       return given.length !== owned.length || given.some((k, i) => owned[i] !== k);
     });
-    // Member node names are `m-<uuid>`: the first eight digits tell them apart in a message.
-    const short = (member: string | null | undefined) => member?.slice(0, 10) ?? '-';
-    if (astray.length > 0) return `not as assigned: ${astray.map(({ process, owned, member }) => `${process} (${short(member)}) owns [${owned.join(', ')}]`).join(', ')}; the assignment: [${Array.from({ length: count }, (_, k) => short(assigned[k])).join(', ')}]`;
+    if (astray.length > 0) return `not as assigned: ${astray.map(({ process, owned, member }) => `${process} (${shortMember(member)}) owns [${owned.join(', ')}]`).join(', ')}; the assignment: [${Array.from({ length: count }, (_, k) => shortMember(assigned[k])).join(', ')}]`;
     return undefined;
   }
 }

@@ -26,6 +26,9 @@
 /** Owner (member node name) of each partition, by partition number; null: nobody. */
 export type AssignedOwners = readonly (string | null)[];
 
+/** A member node's name as a message shows it: `m-` and the uuid's first eight digits tell them apart; `-` for nobody. */
+export const shortMember = (member: string | null | undefined): string => member?.slice(0, 10) ?? '-';
+
 /**
  * The fewest partitions that any even assignment of `count` partitions to `members` (equal
  * capacities) changes from `before`: each member keeps at most its quota (⌊N/M⌋, or one more for
@@ -62,8 +65,7 @@ export function movesBetween(count: number, before: AssignedOwners, after: Assig
  */
 export function judgeAssignment(count: number, before: AssignedOwners, after: AssignedOwners): { rule: string; message: string } | undefined {
   const members = new Set(after.filter((owner): owner is string => owner !== null));
-  // Member node names are `m-<uuid>`: the first eight digits tell them apart in a message.
-  const shown = (owners: AssignedOwners) => `[${Array.from({ length: count }, (_, k) => owners[k]?.slice(0, 10) ?? '-').join(', ')}]`;
+  const shown = (owners: AssignedOwners) => `[${Array.from({ length: count }, (_, k) => shortMember(owners[k])).join(', ')}]`;
   const change = `${shown(before)} → ${shown(after)}`;
   if (members.size > 0) {
     const counts = [...members].map((member) => after.filter((owner) => owner === member).length);

@@ -148,7 +148,7 @@ export class ReplicatedLog {
 
   /** `member` joins (a reconfig): it syncs from a snapshot of the leader's tree (a SNAP), then applies the log from here on. */
   join(member: Member): void {
-    (member as { tree: ZnodeTree }).tree = this.tree.copy();
+    member.tree = this.tree.copy();
     member.applied = this.length;
   }
 
@@ -171,7 +171,7 @@ export class ReplicatedLog {
     for (const member of this.members) {
       member.held.length = 0;
       member.applied = 0;
-      (member as { tree: ZnodeTree }).tree = new ZnodeTree(this.sequenceStart);
+      member.tree = new ZnodeTree(this.sequenceStart);
     }
     this.startTrees();
   }

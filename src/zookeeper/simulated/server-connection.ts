@@ -58,7 +58,8 @@ export interface ConnectionHost {
 /** One server of the ensemble: a replica of the tree, and the connections of its clients. */
 export class Member {
   readonly host: string;
-  readonly tree: ZnodeTree;
+  /** Its replica: replaced when its data directory is wiped, or by the snapshot it syncs from as it joins. */
+  tree: ZnodeTree;
   /** How many log entries this replica has applied. */
   applied = 0;
   up = true;
