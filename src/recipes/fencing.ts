@@ -8,20 +8,24 @@ import type { ZkStat } from '../zookeeper/types.js';
  */
 
 /**
- * A lock's token: the `pzxid` of its directory in the listing that showed the holder at the head.
- * Every grant's listing is answered after the previous holder's node was deleted, which moved
- * `pzxid` past anything that holder saw. Free: the listing is needed anyway.
+ * The token of a holder of an exclusive lock, either side of a read/write lock, or an election:
+ * the `czxid` of its queue node. Holders follow creation order (a writer or a leader holds only
+ * at the head, a reader only with no writer ahead, and a later node is always behind an earlier
+ * one), so each holder's token is above every earlier holder's that it excludes. Known without a
+ * listing (from the create's reply), so a grant on the predecessor's deletion alone (a hand-off,
+ * see `HandOff` and `Succession`) carries it too. It is also what `zk-lock inspect` shows of each
+ * node.
  */
-export function lockToken(grantingListing: ZkStat): bigint {
-  return grantingListing.pzxid;
+export function queueNodeToken(queueNodeCzxid: bigint): bigint {
+  return queueNodeCzxid;
 }
 
 /**
- * A leader's token: the `czxid` of its queue node. Leaders follow queue order, which is creation
- * order. A succession grant has no listing (see `Succession`), so the listing's `pzxid` cannot serve.
- * It is also what `zk-lock inspect` shows of each node: a leader's token exactly, a lock holder's
- * lower bound.
+ * A semaphore holder's token: the `pzxid` of its directory in the listing that granted it. Every
+ * grant's listing is answered after whatever freed its permits, which moved `pzxid` past what the
+ * holders before saw. Free: the listing is needed anyway. (A semaphore has no hand-off, and its
+ * holders overlap: the token orders a holder after those whose permits it took.)
  */
-export function electionToken(queueNodeCzxid: bigint): bigint {
-  return queueNodeCzxid;
+export function permitToken(grantingListing: ZkStat): bigint {
+  return grantingListing.pzxid;
 }

@@ -37,6 +37,12 @@ export interface OwnNode {
   readonly name: string;
   /** The session that owns it: the node dies with it. */
   readonly sessionId: string;
+  /**
+   * When it was created: its holder's fencing token (see `fencing.ts`). From the create's reply
+   * (`create2`), else (the C client has no `create2`; an adopted node) from the first read of its
+   * stat. Learned once, never changed.
+   */
+  czxid?: bigint;
 }
 
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write|\d{1,9}of\d{1,9})-(-?\d{1,11})$/;
