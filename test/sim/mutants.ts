@@ -108,9 +108,8 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     // Classic: the ZooKeeper lock recipe goes back to getChildren after the watch fires, because the
-    // predecessor may have been a waiter that gave up. Only the succession grant (right behind the
-    // leader) may skip that listing. Locks, having no czxid, take the parent's pzxid as the token,
-    // read after the wake as the listing would have.
+    // predecessor may have been a waiter that gave up. Only a hand-off (right behind the node that
+    // headed the queue at the last look, with the proof that our own node stands) may skip it.
     name: 'no-relist-after-wake',
     defect:
       "A waiter woken by its predecessor's deletion takes itself for the head without listing the queue again, so when that predecessor was a waiter that gave up (timed out, aborted, lost its session) rather than the holder, it is granted while the holder still holds: no two holders of a lock, leaders never overlap.",
@@ -118,7 +117,7 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: 'recipes/queue/fair-queue.js',
         find: SUCCESSION_GRANT,
-        replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken(await this.session.exists(dir)), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
+        replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken({ listing: await this.session.exists(dir), czxid: mine.czxid }), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
       },
     ],
   },
@@ -127,7 +126,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-unchecked-owner',
     defect:
       "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
-    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
+    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name, czxid: stat.czxid };', replace: 'if (stat)\n                own = { path, name, czxid: stat.czxid };' }],
   },
   {
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
@@ -244,15 +243,15 @@ export const MUTANTS: readonly Mutant[] = [
     ],
   },
   {
-    // A slip between two stat fields: the directory's czxid (when it was made) for its pzxid (when its children last changed).
+    // A slip between two stats: the directory's czxid (when it was made) for our own node's.
     name: 'reader-token-czxid',
     defect:
-      "A reader's fencing token is the czxid of the read/write lock's directory (when it was created) instead of the pzxid of the listing that granted it, so a reader granted after a writer carries a lower token than that writer's: a writer's token is greater than every earlier holder's and less than every later holder's.",
+      "A reader's fencing token is the czxid of the read/write lock's directory (when it was created) instead of the czxid of its own queue node, so a reader granted after a writer carries a lower token than that writer's: a writer's token is greater than every earlier holder's and less than every later holder's.",
     patches: [
       {
         file: 'recipes/read-write/read-write-drivers.js',
-        find: 'grantToken: lockToken,\n    placeOf(',
-        replace: 'grantToken: (listing) => listing.czxid,\n    placeOf(',
+        find: 'grantToken: OWN_NODE_TOKEN,\n    placeOf(',
+        replace: 'grantToken: ({ listing }) => listing.czxid,\n    placeOf(',
       },
     ],
   },
