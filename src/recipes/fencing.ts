@@ -8,6 +8,19 @@ import type { ZkStat } from '../zookeeper/types.js';
  */
 
 /**
+ * Which zxid a queue's holders carry: their own node's `czxid` (locks, read/write locks,
+ * elections), or the `pzxid` of the listing that granted them (semaphores).
+ */
+export type TokenRule = 'own-node' | 'granting-listing';
+
+/** The token of a grant by listing under `rule`; `czxid` (our node's) must be known for `'own-node'`. */
+export function tokenOf(rule: TokenRule, look: { readonly listing: ZkStat; readonly czxid: bigint | undefined }): bigint {
+  if (rule === 'granting-listing') return permitToken(look.listing);
+  if (look.czxid === undefined) throw new RangeError('a grant by our own node needs its czxid');
+  return queueNodeToken(look.czxid);
+}
+
+/**
  * The token of a holder of an exclusive lock, either side of a read/write lock, or an election:
  * the `czxid` of its queue node. Holders follow creation order (a writer or a leader holds only
  * at the head, a reader only with no writer ahead, and a later node is always behind an earlier

@@ -117,7 +117,7 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: 'recipes/queue/fair-queue.js',
         find: SUCCESSION_GRANT,
-        replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken({ listing: await this.session.exists(dir), czxid: mine.czxid }), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
+        replace: `if (departed && !standby) return granted(dir, mine, tokenOf(driver.token, { listing: await this.session.exists(dir), czxid: mine.czxid }), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
       },
     ],
   },
@@ -243,15 +243,15 @@ export const MUTANTS: readonly Mutant[] = [
     ],
   },
   {
-    // A slip between two stats: the directory's czxid (when it was made) for our own node's.
-    name: 'reader-token-czxid',
+    // The token rule of a semaphore (the granting listing's pzxid) on a reader.
+    name: 'reader-token-from-listing',
     defect:
-      "A reader's fencing token is the czxid of the read/write lock's directory (when it was created) instead of the czxid of its own queue node, so a reader granted after a writer carries a lower token than that writer's: a writer's token is greater than every earlier holder's and less than every later holder's.",
+      "A reader's fencing token is the pzxid of the listing that granted it instead of its own node's czxid, so a reader that waited behind a writer, granted once that writer left, carries a token above the writer queued behind it: a writer's token is greater than every earlier holder's and less than every later holder's.",
     patches: [
       {
         file: 'recipes/read-write/read-write-drivers.js',
-        find: 'grantToken: OWN_NODE_TOKEN,\n    placeOf(',
-        replace: 'grantToken: ({ listing }) => listing.czxid,\n    placeOf(',
+        find: "token: 'own-node',\n    placeOf(",
+        replace: "token: 'granting-listing',\n    placeOf(",
       },
     ],
   },

@@ -1,6 +1,6 @@
 import type { Watcher, WatchEvent, ZkStat } from '../../zookeeper/types.js';
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
-import { OWN_NODE_TOKEN, type GrantingLook, type QueueDriver, type Standby } from '../queue/queue-driver.js';
+import type { QueueDriver, Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { isReleaseRequested } from '../queue/release-request.js';
 import { queueNodeToken } from '../fencing.js';
@@ -71,10 +71,8 @@ export class Succession<P> implements QueueDriver<P> {
     private readonly reads: SuccessionReads<P>,
   ) {}
 
-  /** Our node's czxid, as every holder's of a queue (see `fencing.ts`). */
-  grantToken(look: GrantingLook): bigint {
-    return OWN_NODE_TOKEN(look);
-  }
+  /** Our node's czxid (see `fencing.ts`): a succession grant has no listing. */
+  readonly token = 'own-node';
 
   prefetch(): Promise<P> {
     return this.reads.prefetch();

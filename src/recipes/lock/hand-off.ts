@@ -1,7 +1,7 @@
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
 import { queueNodeToken } from '../fencing.js';
-import { LOCK_DRIVER, OWN_NODE_TOKEN, type QueueDriver, type Standby } from '../queue/queue-driver.js';
+import { LOCK_DRIVER, type QueueDriver, type Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 
 /** The watch on our own node that proves, while it stands, that our node still exists. */
@@ -39,7 +39,7 @@ export class HandOff implements QueueDriver<never> {
 
   constructor(private readonly session: ZkSessionClient) {}
 
-  grantToken = OWN_NODE_TOKEN;
+  readonly token = 'own-node';
 
   /** Right behind the head: the watch on our own node (unless one stands), sent before the queue's watch on the head. */
   standBy(mine: OwnNode): Standby<never> {

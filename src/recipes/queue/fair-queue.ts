@@ -5,6 +5,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
+import { tokenOf } from '../fencing.js';
 import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
@@ -320,8 +321,8 @@ export class FairQueue {
       return RETRY;
     }
     const place = placeIn(driver, queue, index);
-    // Every look that placed us knew our czxid: from the create, or from the stat read with it.
-    if (place.holds) return { kind: 'head', token: driver.grantToken({ listing: listing.stat, czxid: mine.czxid! }), prefetched };
+    // A look that placed us knew our czxid if the driver's token needs it: from the create, or from the stat read with it.
+    if (place.holds) return { kind: 'head', token: tokenOf(driver.token, { listing: listing.stat, czxid: mine.czxid }), prefetched };
     if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
     if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch, ahead: queue.slice(0, index).map((node) => `${attempt.dir}/${node.name}`) };
     if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
@@ -339,11 +340,12 @@ export class FairQueue {
   }
 
   /**
-   * Sent with a look once our node's path is known: the driver's check of our node, or, while our
-   * czxid is unknown (the C client's create does not tell it), a plain read of its stat.
+   * Sent with a look once our node's path is known: the driver's check of our node, or, while the
+   * czxid that our token needs is unknown (the C client's create does not tell it), a plain read of
+   * its stat: one more request on that driver, and one more round trip for a lock that is free.
    */
   private readOwnNode(mine: OwnNode, attempt: Attempt, driver: QueueDriver<unknown>): Promise<ZkStat | null> | undefined {
-    const read = driver.checkOwnNode?.(mine, this.waker(attempt, mine)) ?? (mine.czxid === undefined ? this.session.exists(mine.path) : undefined);
+    const read = driver.checkOwnNode?.(mine, this.waker(attempt, mine)) ?? (driver.token === 'own-node' && mine.czxid === undefined ? this.session.exists(mine.path) : undefined);
     read?.catch(noop); // awaited by the look that sent it, unless the listing failed first
     return read;
   }

@@ -1,5 +1,5 @@
 import type { ZkStat } from '../../zookeeper/types.js';
-import { queueNodeToken } from '../fencing.js';
+import type { TokenRule } from '../fencing.js';
 import type { OwnNode, QueueNode } from './queue-node.js';
 
 /** Where our node stands in a listing of the queue, as the driver's `placeOf` tells it. */
@@ -37,8 +37,8 @@ export interface QueueDriver<P = unknown> {
    * watches must be ahead of it, so that every wait ends.
    */
   placeOf?(queue: readonly QueueNode[], index: number): QueuePlace;
-  /** The token of a grant by listing (see `fencing.ts`). */
-  grantToken(look: GrantingLook): bigint;
+  /** Which zxid its holders carry as their fencing token (see `fencing.ts`). */
+  readonly token: TokenRule;
   /**
    * Sent right behind every listing (ZooKeeper answers one session in order, so it sees the queue
    * as that listing does): what the caller needs once at the head arrives in the same round trip
@@ -61,11 +61,6 @@ export interface QueueDriver<P = unknown> {
   finish?(): void;
 }
 
-/** The look at the queue that granted us: the directory's stat in its listing, and our node's czxid. */
-export interface GrantingLook {
-  readonly listing: ZkStat;
-  readonly czxid: bigint;
-}
 
 /** A grant that needs no look (see `QueueDriver.standBy`). */
 export interface Standby<P> {
@@ -86,8 +81,5 @@ export function placeIn(driver: Pick<QueueDriver, 'placeOf'>, queue: readonly Qu
   return driver.placeOf?.(queue, index) ?? (index === 0 ? HOLDS : { holds: false, watch: index - 1 });
 }
 
-/** The token of a holder that excludes those before it: our own node's czxid (see `fencing.ts`). */
-export const OWN_NODE_TOKEN = ({ czxid }: GrantingLook): bigint => queueNodeToken(czxid);
-
 /** The exclusive lock's driver without a hand-off: the paper's queue as it is (see `exclusiveDriver`). */
-export const LOCK_DRIVER: QueueDriver<never> = { grantToken: OWN_NODE_TOKEN };
+export const LOCK_DRIVER: QueueDriver<never> = { token: 'own-node' };

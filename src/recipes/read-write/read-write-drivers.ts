@@ -1,4 +1,4 @@
-import { OWN_NODE_TOKEN, type QueueDriver, type QueuePlace } from '../queue/queue-driver.js';
+import type { QueueDriver, QueuePlace } from '../queue/queue-driver.js';
 import type { QueueNode } from '../queue/queue-node.js';
 
 const HOLDS: QueuePlace = { holds: true };
@@ -11,7 +11,7 @@ const HOLDS: QueuePlace = { holds: true };
  * A reader behind several writers wakes once per writer ahead of it, each time one goes.
  */
 export const READ_DRIVER: QueueDriver<never> = {
-  grantToken: OWN_NODE_TOKEN,
+  token: 'own-node',
   placeOf(queue: readonly QueueNode[], index: number): QueuePlace {
     for (let ahead = index - 1; ahead >= 0; ahead -= 1) if (queue[ahead]!.marker === 'write') return { holds: false, watch: ahead };
     return HOLDS;

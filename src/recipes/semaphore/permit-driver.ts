@@ -1,8 +1,7 @@
 import { describeValue } from '../../errors/describe-value.js';
 import { InvalidOptionsError } from '../../errors/invalid-options.error.js';
 import { SemaphorePermitsMismatchError } from '../../errors/semaphore-permits-mismatch.error.js';
-import { permitToken } from '../fencing.js';
-import type { GrantingLook, QueueDriver, QueuePlace } from '../queue/queue-driver.js';
+import type { QueueDriver, QueuePlace } from '../queue/queue-driver.js';
 import type { MarkerText, QueueNode } from '../queue/queue-node.js';
 
 /** What one semaphore acquisition asks for. */
@@ -80,9 +79,8 @@ export class PermitDriver implements QueueDriver<never> {
     private readonly request: PermitRequest,
   ) {}
 
-  grantToken({ listing }: GrantingLook): bigint {
-    return permitToken(listing);
-  }
+  /** Holders overlap, and a grant may come without any node of ours being newer than another holder's. */
+  readonly token = 'granting-listing';
 
   placeOf(queue: readonly QueueNode[], index: number): QueuePlace {
     let ahead = 0;
