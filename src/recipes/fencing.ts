@@ -13,11 +13,11 @@ import type { ZkStat } from '../zookeeper/types.js';
  */
 export type TokenRule = 'own-node' | 'granting-listing';
 
-/** The token of a grant by listing under `rule`; `czxid` (our node's) must be known for `'own-node'`. */
-export function tokenOf(rule: TokenRule, look: { readonly listing: ZkStat; readonly czxid: bigint | undefined }): bigint {
+/** The token of a grant by listing under `rule`; for `'own-node'`, our node's (`OwnNode.token`) must be known. */
+export function tokenOf(rule: TokenRule, look: { readonly listing: ZkStat; readonly ownToken: bigint | undefined }): bigint {
   if (rule === 'granting-listing') return permitToken(look.listing);
-  if (look.czxid === undefined) throw new RangeError('a grant by our own node needs its czxid');
-  return queueNodeToken(look.czxid);
+  if (look.ownToken === undefined) throw new RangeError("a grant by our own node needs our node's token");
+  return look.ownToken;
 }
 
 /**
@@ -31,6 +31,24 @@ export function tokenOf(rule: TokenRule, look: { readonly listing: ZkStat; reado
  */
 export function queueNodeToken(queueNodeCzxid: bigint): bigint {
   return queueNodeCzxid;
+}
+
+/**
+ * Our node's token where the create did not tell its czxid (the C client has no `create2`): the
+ * `pzxid` of a listing that shows no node created in the directory after ours, else undefined
+ * (then it is read: `queueNodeToken` of the node's stat). Such a `pzxid` is at or after our
+ * create and before the next node's, so it orders us among the holders exactly as our czxid
+ * does, and the listing sent right behind the create almost always qualifies: no request is
+ * spent on it.
+ *
+ * How the listing shows it: ZooKeeper counts the creates of a directory's children (its internal
+ * `cversion`, which also numbers sequential children, so ours was created as number
+ * `ourSequence`), and clients read `2 × creates − numChildren` (`DataNode.copyStat`; 32-bit, so
+ * compared modulo 2^32). Anything else that moves it (a failed create) only makes us read the czxid.
+ */
+export function listingToken(listing: ZkStat, ourSequence: number): bigint | undefined {
+  const createdSinceOurs = ((listing.cversion + listing.numChildren - 2 * (ourSequence + 1)) | 0) !== 0;
+  return createdSinceOurs ? undefined : listing.pzxid;
 }
 
 /**

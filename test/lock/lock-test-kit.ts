@@ -24,15 +24,6 @@ import { fourLetterWord } from '../support/zk-server.js';
 import { withTestDriver } from '../support/test-driver.js';
 
 /** The shared server the runner started (`scripts/run-tests.mjs`). */
-/**
- * What a lock acquisition sends after its create and listing to learn its node's czxid (its token)
- * on the driver under test: nothing where the create answers with it (`create2`), an `exists` of
- * the node on the C client (`driver: 'native'`). As [op, path] pairs with the node's path as 'node'.
- */
-export function czxidRead(session: { supports(power: 'create2'): boolean }): [string, string][] {
-  return session.supports('create2') ? [] : [['exists', 'node']];
-}
-
 export function sharedConnect(): string {
   const connect = process.env.ZK_TEST_CONNECT;
   if (!connect) throw new Error('ZK_TEST_CONNECT is not set: run the tests through scripts/run-tests.mjs');

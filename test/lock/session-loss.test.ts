@@ -100,10 +100,9 @@ describe('session loss while holding', () => {
       const options = resolveZkLockOptions({ connect: proxy.connectString, root });
       const locks = new LockService(zooKeeperBackend(faulty, options), options);
       const dir = `${root}/locks/late-grant`;
-      // The listing that grants the lock is answered (and, on the C client, the read of our node's
-      // czxid that follows it); before the caller sees it, the connection drops and stays down
-      // until the session counts as lost (as after a process pause).
-      faulty.after(holderSession.supports('create2') ? 'getChildren' : 'exists', async () => {
+      // The listing that grants the lock is answered; before the caller sees it, the connection
+      // drops and stays down until the session counts as lost (as after a process pause).
+      faulty.after('getChildren', async () => {
         proxy.cut();
         await untilState(holderSession, 'lost');
       }, 1);

@@ -3,7 +3,6 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { QueueDriver, Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { isReleaseRequested } from '../queue/release-request.js';
-import { queueNodeToken } from '../fencing.js';
 
 /** A read kept fresh under a watch while a successor stands by (see `ReadyStandby`). */
 export interface StandingRead<P> {
@@ -105,7 +104,7 @@ export class Succession<P> implements QueueDriver<P> {
       grant: () => {
         const node = this.node;
         if (node?.own !== mine || !node.watched || this.session.sessionId !== mine.sessionId) return undefined;
-        return { token: queueNodeToken(mine.czxid!), prefetched: read.current() };
+        return { token: mine.token!, prefetched: read.current() };
       },
     };
   }

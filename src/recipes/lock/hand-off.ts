@@ -1,6 +1,5 @@
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { Watcher } from '../../zookeeper/types.js';
-import { queueNodeToken } from '../fencing.js';
 import { LOCK_DRIVER, type QueueDriver, type Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 
@@ -10,8 +9,10 @@ interface OwnNodeProof {
   readonly watcher: Watcher;
   /** The read that set the watch found our node, and the watch has not fired since. */
   standing: boolean;
-  /** The watch fired (it is gone from the server). */
-  fired: boolean;
+  /** The watch is not on the server: it fired, or the read that sets it failed (and set none). */
+  gone: boolean;
+  /** The read that sets the watch, settled (never rejects). */
+  read: Promise<void>;
 }
 
 /**
@@ -43,13 +44,13 @@ export class HandOff implements QueueDriver<never> {
 
   /** Right behind the head: the watch on our own node (unless one stands), sent before the queue's watch on the head. */
   standBy(mine: OwnNode): Standby<never> {
-    if (this.proof?.own !== mine || !this.proof.standing) this.watchOwnNode(mine);
+    if (this.proof?.own !== mine || this.proof.gone) this.watchOwnNode(mine);
     return {
       stop: () => undefined, // the watch stays for the next wait behind the head, or until `finish`
       grant: () => {
         const proof = this.proof;
         if (proof?.own !== mine || !proof.standing || this.session.sessionId !== mine.sessionId) return undefined;
-        return { token: queueNodeToken(mine.czxid!) };
+        return { token: mine.token! };
       },
     };
   }
@@ -57,7 +58,12 @@ export class HandOff implements QueueDriver<never> {
   finish(): void {
     const proof = this.proof;
     this.proof = undefined;
-    if (proof?.standing) this.session.forgetWatch(proof.own.path, 'data', proof.watcher);
+    if (!proof) return;
+    // Granted: the watch stands, and goes before any request of the holder's. Given up while the
+    // read that sets it was unanswered: it goes once that read is answered, if it set one.
+    const forget = () => void (proof.gone || this.session.forgetWatch(proof.own.path, 'data', proof.watcher));
+    if (proof.standing) forget();
+    else void proof.read.then(forget);
   }
 
   /**
@@ -66,14 +72,19 @@ export class HandOff implements QueueDriver<never> {
    * marked: either way the next look decides).
    */
   private watchOwnNode(mine: OwnNode): void {
-    const proof: OwnNodeProof = { own: mine, standing: false, fired: false, watcher: () => void ((proof.fired = true), (proof.standing = false)) };
+    const proof: OwnNodeProof = {
+      own: mine,
+      standing: false,
+      gone: false,
+      watcher: () => void ((proof.gone = true), (proof.standing = false)),
+      read: Promise.resolve(),
+    };
     this.proof = proof;
-    this.session.getData(mine.path, proof.watcher).then(
-      ({ stat }) => void (proof.standing = !proof.fired && stat.ephemeralOwner === mine.sessionId),
-      () => undefined, // gone (NONODE) or unanswered: no proof, and the grant falls back to a listing
+    proof.read = this.session.getData(mine.path, proof.watcher).then(
+      ({ stat }) => void (proof.standing = !proof.gone && stat.ephemeralOwner === mine.sessionId),
+      () => void (proof.gone = true), // our node is gone (NONODE), or no answer: no proof, and the grant falls back to a listing
     );
   }
-
 }
 
 /**

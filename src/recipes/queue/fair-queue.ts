@@ -5,7 +5,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
-import { tokenOf } from '../fencing.js';
+import { listingToken, queueNodeToken, tokenOf } from '../fencing.js';
 import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
@@ -259,7 +259,7 @@ export class FairQueue {
         const listed = this.session.getChildren(attempt.dir, queueWatch?.watcher);
         prefetched = driver.prefetch?.();
         mineRead = attempt.mine;
-        ownStat = this.readOwnNode(mineRead, attempt, driver);
+        ownStat = this.readOwnNode(mineRead, attempt, driver, 'listed');
         listing = await listed;
       } else {
         // The last look found no directory: its create goes first (see `sendDirectoryCreate`).
@@ -273,9 +273,9 @@ export class FairQueue {
         prefetched = driver.prefetch?.();
         try {
           const { path, czxid } = await created;
-          attempt.mine = { path, name: basenameOf(path), sessionId, czxid };
+          attempt.mine = { path, name: basenameOf(path), sessionId, token: czxid === undefined ? undefined : queueNodeToken(czxid) };
           mineRead = attempt.mine;
-          ownStat = this.readOwnNode(mineRead, attempt, driver);
+          ownStat = this.readOwnNode(mineRead, attempt, driver, 'created');
           if (dirMade) await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) {
@@ -295,7 +295,7 @@ export class FairQueue {
           attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
           return RETRY;
         }
-        mineRead.czxid ??= stat.czxid;
+        mineRead.token ??= queueNodeToken(stat.czxid);
       }
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) {
@@ -321,8 +321,13 @@ export class FairQueue {
       return RETRY;
     }
     const place = placeIn(driver, queue, index);
-    // A look that placed us knew our czxid if the driver's token needs it: from the create, or from the stat read with it.
-    if (place.holds) return { kind: 'head', token: tokenOf(driver.token, { listing: listing.stat, czxid: mine.czxid }), prefetched };
+    if (driver.token === 'own-node') mine.token ??= listingToken(listing.stat, queue[index]!.sequence);
+    if (place.holds) {
+      // At the head without our token (the C client, and a node created behind ours before this
+      // listing): the next look reads our node's stat along with the listing (`readOwnNode`).
+      if (driver.token === 'own-node' && mine.token === undefined) return RETRY;
+      return { kind: 'head', token: tokenOf(driver.token, { listing: listing.stat, ownToken: mine.token }), prefetched };
+    }
     if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
     if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch, ahead: queue.slice(0, index).map((node) => `${attempt.dir}/${node.name}`) };
     if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
@@ -331,8 +336,8 @@ export class FairQueue {
 
   /**
    * Creates our node: with `create2` where the driver has it, whose reply carries the czxid (our
-   * token, see `fencing.ts`); the C client has only `create`, and the czxid is then read with the
-   * look's `readOwnNode`. Sent synchronously: the listing sent right after is answered after it.
+   * token, see `fencing.ts`); the C client has only `create`, and the token then comes from the
+   * listing (`listingToken`) or a read. Sent synchronously: the listing sent right after is answered after it.
    */
   private createOwnNode(prefix: string, data: Buffer | undefined): Promise<{ path: string; czxid?: bigint }> {
     if (!this.session.supports('create2')) return this.session.create(prefix, data, 'ephemeral_sequential').then((path) => ({ path }));
@@ -341,11 +346,12 @@ export class FairQueue {
 
   /**
    * Sent with a look once our node's path is known: the driver's check of our node, or, while the
-   * czxid that our token needs is unknown (the C client's create does not tell it), a plain read of
-   * its stat: one more request on that driver, and one more round trip for a lock that is free.
+   * token our driver needs is unknown, a plain read of its stat; not on the look that `created` our
+   * node, whose listing almost always gives the token (see `listingToken`).
    */
-  private readOwnNode(mine: OwnNode, attempt: Attempt, driver: QueueDriver<unknown>): Promise<ZkStat | null> | undefined {
-    const read = driver.checkOwnNode?.(mine, this.waker(attempt, mine)) ?? (driver.token === 'own-node' && mine.czxid === undefined ? this.session.exists(mine.path) : undefined);
+  private readOwnNode(mine: OwnNode, attempt: Attempt, driver: QueueDriver<unknown>, look: 'created' | 'listed'): Promise<ZkStat | null> | undefined {
+    const plainRead = look === 'listed' && driver.token === 'own-node' && mine.token === undefined;
+    const read = driver.checkOwnNode?.(mine, this.waker(attempt, mine)) ?? (plainRead ? this.session.exists(mine.path) : undefined);
     read?.catch(noop); // awaited by the look that sent it, unless the listing failed first
     return read;
   }

@@ -48,8 +48,8 @@ export interface QueueDriver<P = unknown> {
   /**
    * Sent with each look once our node's path is known: a read of our node's stat (null when it is
    * gone), which the queue checks is ours (else it queues again at the back) and takes our node's
-   * czxid from. `wake` ends the current wait for the predecessor early. Undefined: nothing to
-   * check this time (the queue reads the stat itself while it does not know the czxid).
+   * token from (its czxid). `wake` ends the current wait for the predecessor early. Undefined:
+   * nothing to check this time (the queue reads the stat itself while it needs our token).
    */
   checkOwnNode?(mine: OwnNode, wake: () => void): Promise<ZkStat | null> | undefined;
   /**

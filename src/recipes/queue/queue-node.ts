@@ -38,11 +38,11 @@ export interface OwnNode {
   /** The session that owns it: the node dies with it. */
   readonly sessionId: string;
   /**
-   * When it was created: its holder's fencing token (see `fencing.ts`). From the create's reply
-   * (`create2`), else (the C client has no `create2`; an adopted node) from the first read of its
-   * stat. Learned once, never changed.
+   * Its holder's fencing token under the `'own-node'` rule (see `fencing.ts`): its czxid, from the
+   * create's reply (`create2`) or a read of its stat, or on the C client a zxid that orders it the
+   * same way (`listingToken`). Learned once, never changed.
    */
-  czxid?: bigint;
+  token?: bigint;
 }
 
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write|\d{1,9}of\d{1,9})-(-?\d{1,11})$/;
