@@ -444,15 +444,16 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       // before it reports leadership again. (A connected participant learns of it by its node's
       // watch; one that is paused, blocked, or not yet aware that its connection is gone cannot, so
       // deleting the node of a leader makes two leaders whatever the library does.) Or, whatever
-      // its process's state, the node of a lock's or read/write lock's waiter that no holder can
-      // stand on (see `waitingNodes`): it never held on that node, and must never hold on it, not
-      // even on a hand-off (granted on its predecessor's deletion without listing: the proof that
-      // its own node still stands is what stops it), but queue again.
+      // its process's state, the node of a waiter of a lock, read/write lock or the election that
+      // no holder or leader can stand on (see `waitingNodes`): it never held on that node, and must
+      // never hold on it, not even on a hand-off or succession (granted on its predecessor's
+      // deletion without listing: the proof that its own node still stands is what stops it), but
+      // queue again.
       const cutOff = c.live.filter((p) => p.sessionId && p.knowsItIsDisconnected && !scheduler.isPaused(p.actor)).map((p) => p.sessionId);
       const tree = ensemble.nodes();
       const electionNodes = tree.filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
       const waiters = waitingNodes(tree, SIM_ROOT).filter((n) => n.owner !== c.operator);
-      const nodes = [...electionNodes, ...waiters];
+      const nodes = [...electionNodes, ...waiters.filter((n) => !electionNodes.includes(n))];
       if (nodes.length === 0) return false;
       const victim = nodes[fault.target % nodes.length]!;
       ensemble.operatorWrite(c.operator, { op: 'delete', path: victim.path, version: -1 });

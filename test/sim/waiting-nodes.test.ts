@@ -1,7 +1,7 @@
 /**
- * The victims of the `operator-delete` fault among lock and read/write lock nodes (`waitingNodes`):
- * only nodes that cannot hold by their recipe's rule in the leader's tree, so that the deletion
- * never takes a holder's node (which would make two holders whatever the library does).
+ * The victims of the `operator-delete` fault among lock, read/write lock and election nodes (`waitingNodes`):
+ * only nodes that cannot hold (or lead) by their recipe's rule in the leader's tree, so that the
+ * deletion never takes a holder's node (which would make two holders whatever the library does).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -27,12 +27,17 @@ describe('waitingNodes (the operator-delete fault)', () => {
     assert.deepEqual(paths(waitingNodes(tree, '/sim')), paths([node('rwlocks/c', 'write', 3), node('rwlocks/c', 'read', 4), node('rwlocks/c', 'write', 5)]));
   });
 
-  it('counts no persistent node as ahead (the queue leaves look-alikes out), and leaves elections, semaphores and partitions alone', () => {
+  it('takes every election node behind the head (the leader, or the next once it goes)', () => {
+    const tree = [node('elections/main', 'n', 4), node('elections/main', 'n', 2), node('elections/main', 'n', 3)];
+    assert.deepEqual(paths(waitingNodes(tree, '/sim')), paths([node('elections/main', 'n', 3), node('elections/main', 'n', 4)]));
+  });
+
+  it('counts no persistent node as ahead (the queue leaves look-alikes out), and leaves semaphores and partition sets alone', () => {
     const tree = [
       node('locks/a', 'lock', 1, '0'),
       node('locks/a', 'lock', 2),
-      node('elections/main', 'n', 1),
-      node('elections/main', 'n', 2),
+      node('partitions/set/elections/assigner', 'n', 1),
+      node('partitions/set/elections/assigner', 'n', 2),
       node('semaphores/s', '1of2', 1),
       node('semaphores/s', '2of2', 2),
       node('partitions/set/locks/3', 'lock', 1),

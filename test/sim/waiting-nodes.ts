@@ -1,11 +1,11 @@
 /**
- * The queue nodes of lock and read/write lock waiters that no holder can stand on, read from the
- * leader's tree: the victims an operator may delete (the `operator-delete` fault) with the library
+ * The queue nodes of lock, read/write lock and election waiters that no holder (or leader) can
+ * stand on, read from the leader's tree: the victims an operator may delete (the `operator-delete` fault) with the library
  * held to surviving it, whatever the timing.
  *
  * A node counts as a waiter when, by its recipe's own rule (`placeIn` with the recipe's driver),
  * the session-owned nodes the leader has now put something ahead of it that it must wait for: a
- * lock's node or a writer anything at all, a reader a writer. Such a node cannot hold, nor have
+ * lock's or election's node or a writer anything at all, a reader a writer. Such a node cannot hold, nor have
  * held, on a listing: what is ahead of it now was created before it (sequence order is creation
  * order) and is still there, so it was in every state of the tree that held our node, and every
  * listing that showed our node (from the leader, or from a follower that lags, which shows more
@@ -24,14 +24,15 @@ export interface TreeNode {
   readonly owner: string;
 }
 
-/** The queue directories of the workload's locks and read/write locks under `root`, and what queues in each. */
+/** The queue directories of the workload's locks, read/write locks and election under `root`, and what queues in each. */
 function queueOf(root: string, dir: string): readonly QueueMarker[] | undefined {
   if (new RegExp(`^${root}/locks/[^/]+$`).test(dir)) return ['lock'];
+  if (new RegExp(`^${root}/elections/[^/]+$`).test(dir)) return ['n'];
   if (new RegExp(`^${root}/rwlocks/[^/]+$`).test(dir)) return ['read', 'write'];
   return undefined;
 }
 
-/** The nodes of `nodes` (the leader's tree) that wait in a lock's or read/write lock's queue under `root`. */
+/** The nodes of `nodes` (the leader's tree) that wait in a lock's, read/write lock's or election's queue under `root`. */
 export function waitingNodes(nodes: readonly TreeNode[], root: string): TreeNode[] {
   const dirs = new Map<string, Map<string, TreeNode>>();
   for (const node of nodes) {
@@ -49,7 +50,7 @@ export function waitingNodes(nodes: readonly TreeNode[], root: string): TreeNode
   for (const [dir, children] of dirs) {
     const queue = sortQueue([...children.keys()], queueOf(root, dir)!);
     queue.forEach((node, index) => {
-      // A writer's driver is the exclusive lock's: `placeOf` undefined, the head holds (`placeIn`).
+      // A writer's and a participant's driver have no `placeOf`, as the lock's: the head holds (`placeIn`).
       const driver = node.marker === 'read' ? READ_DRIVER : LOCK_DRIVER;
       if (!placeIn(driver, queue, index).holds) waiting.push(children.get(node.name)!);
     });
