@@ -367,6 +367,23 @@ export const MUTANTS: readonly Mutant[] = [
       "The own-node watch that stops standing is the one that fired: its event (our node deleted or marked) reaches the waiter before the predecessor's deletion, ZooKeeper telling one session's events in order, and wakes it to look at the queue again, so the wait never ends with a departure while that watch is down. The check is the grant's own proof, kept so that it does not lean on how the wait is woken",
   },
   {
+    // The lock's hand-off, as the election's succession: a grant without a listing keeps its proof
+    // that our own node still exists. Here no wake-up shields it: the proof's watch only records.
+    name: 'hand-off-without-existence-proof',
+    defect:
+      "A lock's or writer's hand-off (the waiter right behind the head, granted on the head's deletion without listing) no longer requires the watch on its own node to stand: a waiter whose node an operator deleted meanwhile takes the lock on its predecessor's departure, on a node that is gone, next to the waiter behind it, which the queue now puts at its head: a holder's node stays until it releases or its session ends, no two holders of a lock, a writer never holds with another holder.",
+    patches: [
+      {
+        file: 'recipes/lock/hand-off.js',
+        find: 'if (proof?.own !== mine || !proof.standing || this.session.sessionId !== mine.sessionId)',
+        replace: 'if (proof?.own !== mine || this.session.sessionId !== mine.sessionId)',
+      },
+    ],
+    // An operator deleting a waiter's node, one of the rare faults (enabled in fewer seeds), and
+    // with the election's waiters among its victims: seed 54 of every kind, seed 1 with it alone.
+    faults: ['operator-delete'],
+  },
+  {
     // The read timeout of ClientCnxn.SendThread (2/3 of the session timeout without hearing anything).
     name: 'no-read-timeout',
     defect:
