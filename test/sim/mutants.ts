@@ -126,7 +126,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-unchecked-owner',
     defect:
       "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
-    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name, czxid: stat.czxid };', replace: 'if (stat)\n                own = { path, name, czxid: stat.czxid };' }],
+    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name, token: queueNodeToken(stat.czxid) };', replace: 'if (stat)\n                own = { path, name, token: queueNodeToken(stat.czxid) };' }],
   },
   {
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
