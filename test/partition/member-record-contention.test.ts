@@ -5,11 +5,13 @@
  * not keep the replica retrying forever: like `requestHandOver`, it gives up after 5 tries, with a
  * typed error naming the node. The other writer is a second session on the real server; to make it
  * win every race rather than some, the replica's session is wrapped so that each read of its
- * member node is followed by that write before the replica sees the answer.
+ * member node is followed by that write before the replica sees the answer. The same wrapping puts
+ * an operator's hand-over between the replica's read and its write once: the write keeps it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RecordContendedError } from '../../src/errors/record-contended.error.js';
+import { requestHandOver } from '../../src/recipes/partition/hand-over-request.js';
 import { parseMember } from '../../src/recipes/partition/partition-records.js';
 import { PartitionSet } from '../../src/recipes/partition/partition-set.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
@@ -82,6 +84,38 @@ describe('a member node rewritten under every try of handOver', () => {
       await set.close();
       own.close();
       other.close();
+    }
+  });
+
+  it("keeps a partition an operator declined between the replica's read and its write", async () => {
+    const root = testRoot();
+    const own = await openSession(sharedConnect());
+    const operator = await openSession(sharedConnect());
+    let setPath = '';
+    let asking = true;
+    const { session } = interfered(
+      own,
+      () => `${setPath}/members`,
+      async () => {
+        if (!asking) return;
+        asking = false; // once: the replica's write fails on the version, and its next read sees the request
+        assert.equal((await requestHandOver(operator, setPath, 0)).requested, true);
+      },
+    );
+    const set = new PartitionSet(session, { root, name: 'outbox', count: 2, identity: 'solo', logger: { warn() {}, error() {} } });
+    setPath = set.path;
+    set.start();
+    try {
+      await waitFor(() => set.ownedNow.length === 2, { message: 'both partitions owned' });
+      await set.handOver(1);
+      assert.equal(asking, false);
+      // Alone in the set, the replica keeps both partitions, and so both requests.
+      const path = `${set.path}/members/${set.memberId!}`;
+      assert.deepEqual(parseMember(path, set.memberId!, (await operator.getData(path)).data).declined, [0, 1]);
+    } finally {
+      await set.close();
+      own.close();
+      operator.close();
     }
   });
 });

@@ -39,8 +39,9 @@ const MAX_WRITES = 5;
  * operator's CLI): the partition goes into the `declined` list of the owner's member node, the same
  * field `PartitionSet.handOver` writes, which the assigner watches. The assigner moves the
  * partition to another member, and the owner lets go once its running work ends, as for any move.
- * The request lasts as long as the owner's member node: a new session of that replica starts
- * without it.
+ * The owner follows its member node, takes the request in as its own, and takes it out once the
+ * partition went elsewhere (so that it can be assigned back later); a new session of that replica
+ * starts without it.
  *
  * The owner is found by session: the member node whose ephemeral owner is the session holding the
  * partition's lock. The write is a compare-and-set on the member node's version, so that a

@@ -74,7 +74,6 @@ export class PartitionSet {
   private readonly work: PartitionWork;
   private readonly logger: PartitionSetLogger;
   private recovery: PartitionRecoveryHandler | undefined;
-  private readonly declined = new Set<number>();
   private started = false;
   private closed = false;
 
@@ -163,20 +162,14 @@ export class PartitionSet {
    * most room (balance may move one other partition back here). Resolves once the request is
    * written into our member node (at once if this replica is not assigned it); `owned$` shows the
    * move. The partition is released after its running work, as for any move. Alone in the set,
-   * the replica keeps it. A request that could not be written (`RecordContendedError`, a lost
+   * the replica keeps it. The request ends once the partition went elsewhere (it may be assigned
+   * back here later). A request that could not be written (`RecordContendedError`, a lost
    * session) is forgotten: no later write of the record carries it.
    */
   async handOver(partition: number): Promise<void> {
     this.check(partition);
     if (this.assignment.owners[partition] !== this.membership.id) return;
-    const requested = !this.declined.has(partition);
-    this.declined.add(partition);
-    try {
-      await this.membership.decline([...this.declined]);
-    } catch (error) {
-      if (requested && this.declined.delete(partition)) this.membership.setDeclined([...this.declined]);
-      throw error;
-    }
+    await this.membership.decline(partition);
   }
 
   /**
@@ -217,11 +210,11 @@ export class PartitionSet {
     const me = this.membership.id;
     const { owners } = this.assignment;
     for (const holder of this.holders) holder.want(me !== undefined && owners[holder.partition] === me);
-    // A declined partition that went elsewhere is no longer declined: stickiness keeps it there.
-    const given = [...this.declined].filter((k) => owners[k] !== me);
+    // A declined partition that went elsewhere is no longer declined (stickiness keeps it there),
+    // so that the assignment may give it back to us later.
+    const given = this.membership.declined.filter((k) => owners[k] !== me);
     if (given.length > 0) {
-      for (const k of given) this.declined.delete(k);
-      this.membership.decline([...this.declined]).catch((error: unknown) => this.logger.warn(`Could not update member node of ${this.path}: ${String(error)}`));
+      this.membership.withdraw(given).catch((error: unknown) => this.logger.warn(`Could not update member node of ${this.path}: ${String(error)}`));
     }
   }
 
