@@ -61,7 +61,6 @@ export interface QueueDriver<P = unknown> {
   finish?(): void;
 }
 
-
 /** A grant that needs no look (see `QueueDriver.standBy`). */
 export interface Standby<P> {
   /** The head's deletion arrived in order: the grant, or undefined to look again as usual. */
