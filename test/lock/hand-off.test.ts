@@ -6,14 +6,14 @@
  * watch (`driver: 'native'`), the waiter lists again as before.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import type { Lease } from '../../src/recipes/lock/lease.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { FaultySession } from '../support/faulty-session.js';
 import { watchedBy } from '../support/server-watches.js';
 import { sleep, waitFor, withTimeout } from '../support/wait.js';
-import { openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
+import { observedSuite, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
 
 type Exclusive = 'lock' | 'write';
 
@@ -22,17 +22,10 @@ function acquire(client: LockClient, kind: Exclusive, name: string): Promise<Lea
 }
 
 describe('the hand-off in one notification', () => {
-  const sessions: ZkSession[] = [];
-  let observer: ZkSession;
-  before(async () => {
-    observer = await openSession(sharedConnect());
-    sessions.push(observer);
-  });
-  after(() => sessions.forEach((session) => session.close()));
+  const suite = observedSuite();
 
   async function client(root: string): Promise<{ session: ZkSession; faulty: FaultySession; locks: LockClient }> {
-    const session = await openSession(sharedConnect());
-    sessions.push(session);
+    const session = await suite.open();
     const faulty = new FaultySession(session);
     return { session, faulty, locks: new LockClient(faulty, { root }) };
   }
@@ -41,7 +34,7 @@ describe('the hand-off in one notification', () => {
     it(`${kind}: the waiter behind the holder is granted on its deletion alone; tokens are czxids and strictly increase`, async () => {
       const root = testRoot();
       const [holder, first, second] = await Promise.all([client(root), client(root), client(root)]);
-      const handOff = observer.supports('removeWatches');
+      const handOff = suite.observer.supports('removeWatches');
       const dir = holder.locks.pathOf('h', kind);
       const held = await acquire(holder.locks, kind, 'h');
       const czxids = [await czxidOf(held)];
@@ -70,14 +63,14 @@ describe('the hand-off in one notification', () => {
       const leases = [held, firstLease, secondLease];
       assert.deepEqual(leases.map((lease) => lease.fencingToken), czxids, "each token is the holder's node's czxid");
       assert.ok(held.fencingToken < firstLease.fencingToken && firstLease.fencingToken < secondLease.fencingToken, leases.map((lease) => lease.fencingToken).join(' < '));
-      assert.deepEqual(await queueNodes(observer, dir), []);
+      assert.deepEqual(await queueNodes(suite.observer, dir), []);
     });
   }
 
   it('a waiter whose node is deleted while it stands by is not granted on it: the one behind it goes first', async () => {
     const root = testRoot();
     const [holder, victim, behind] = await Promise.all([client(root), client(root), client(root)]);
-    const handOff = observer.supports('removeWatches');
+    const handOff = suite.observer.supports('removeWatches');
     const dir = holder.locks.pathOf('d');
     const held = await holder.locks.acquire('d');
     const victimGrants: Lease[] = [];
@@ -85,17 +78,17 @@ describe('the hand-off in one notification', () => {
     await waitFor(() => victim.session.watcherCount === (handOff ? 2 : 1), { message: 'the victim stands by' });
     const behindGranted = behind.locks.acquire('d');
     await waitFor(() => behind.session.watcherCount === 1, { message: 'the one behind watches the victim' });
-    const [, victimNode] = await queueNodes(observer, dir);
+    const [, victimNode] = await queueNodes(suite.observer, dir);
 
     // Someone deletes the victim's node by hand (zkCli, a cleanup script): the one behind it wakes
     // and now stands right behind the holder too. Both would take the holder's deletion for a grant.
-    await observer.delete(`${dir}/${victimNode}`, -1);
+    await suite.observer.delete(`${dir}/${victimNode}`, -1);
     await waitFor(() => behind.session.watcherCount === (handOff ? 2 : 1), { message: 'the one behind stands by the holder' });
     await held.release();
     const behindLease = await withTimeout(behindGranted, 5000, 'the one behind is granted');
     await sleep(300);
     assert.deepEqual(victimGrants, [], 'the victim was not granted on its deleted node');
-    const queue = await queueNodes(observer, dir);
+    const queue = await queueNodes(suite.observer, dir);
     assert.equal(queue.length, 2, `the holder and the victim, queued again: ${queue.join(', ')}`);
     assert.equal(queue[0], behindLease.path.slice(dir.length + 1));
     assert.notEqual(queue[1], victimNode, 'a new node');
@@ -107,7 +100,7 @@ describe('the hand-off in one notification', () => {
   });
 
   async function czxidOf(lease: Lease): Promise<bigint> {
-    const stat = await observer.exists(lease.path);
+    const stat = await suite.observer.exists(lease.path);
     assert.ok(stat, `${lease.path} exists while held`);
     return stat.czxid;
   }
