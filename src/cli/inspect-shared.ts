@@ -1,8 +1,8 @@
 import { SemaphorePermitsMismatchError } from '../errors/semaphore-permits-mismatch.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { placeIn, type QueueDriver } from '../recipes/queue/queue-driver.js';
+import { LOCK_DRIVER, placeIn, type QueueDriver } from '../recipes/queue/queue-driver.js';
 import { isSessionOwned, sortQueue, type QueueNode } from '../recipes/queue/queue-node.js';
-import { READ_DRIVER, WRITE_DRIVER } from '../recipes/read-write/read-write-drivers.js';
+import { READ_DRIVER } from '../recipes/read-write/read-write-drivers.js';
 import { PermitDriver, permitsOf } from '../recipes/semaphore/permit-driver.js';
 import { znodePaths } from '../recipes/znode-paths.js';
 import type { ZkClient } from '../zookeeper/requests.js';
@@ -95,7 +95,7 @@ export async function readReadWriteLock(client: ZkClient, root: string, name: st
     const inspected = await readNode(`${path}/${queued.name}`, queued.name, queued.sequence);
     return { queued, read: inspected && { ...inspected, mode: queued.marker as 'read' | 'write' } };
   }));
-  return { name, path, ...splitHolders(read, (node) => (node.marker === 'read' ? READ_DRIVER : WRITE_DRIVER)) };
+  return { name, path, ...splitHolders(read, (node) => (node.marker === 'read' ? READ_DRIVER : LOCK_DRIVER)) };
 }
 
 /** The semaphore `name` under `root`, or undefined when its directory is gone. */

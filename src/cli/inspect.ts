@@ -1,6 +1,6 @@
 import { CorruptStateError } from '../errors/corrupt-state.error.js';
 import { ZooKeeperError } from '../errors/zookeeper.error.js';
-import { electionToken } from '../recipes/fencing.js';
+import { queueNodeToken } from '../recipes/fencing.js';
 import { validateLockName } from '../recipes/lock-name.js';
 import { LOCK_DRIVER } from '../recipes/queue/queue-driver.js';
 import { sortQueue, type QueueMarker } from '../recipes/queue/queue-node.js';
@@ -180,7 +180,7 @@ async function readNode(client: ZkClient, path: string, name: string, sequence: 
       sessionId: stat.ephemeralOwner,
       createdAt: new Date(stat.ctime).toISOString(),
       ageMs: Math.max(0, now - stat.ctime),
-      zxid: electionToken(stat.czxid).toString(),
+      zxid: queueNodeToken(stat.czxid).toString(),
       releaseRequested: isReleaseRequested(stat),
     };
     known?.set(path, node);

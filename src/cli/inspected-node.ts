@@ -13,9 +13,9 @@ export interface InspectedNode {
   /** Now (this machine's clock) minus `createdAt`, at least 0. */
   readonly ageMs: number;
   /**
-   * The node's czxid, decimal: a leader's fencing token (`electionToken`). A lock holder's token
-   * (`lockToken`) is the lock directory's pzxid in the listing that granted it: at least this
-   * value, not recoverable afterwards from outside.
+   * The node's czxid, decimal: the fencing token of a lock holder, either side of a read/write
+   * lock, or a leader (`queueNodeToken`). A semaphore holder's is the directory's pzxid in the
+   * listing that granted it (`permitToken`): at least this value, not recoverable from outside.
    */
   readonly zxid: string;
   /** Someone asked this holder (leader) to let go (`nestjs-zk-lock release`, `step-down`): its node carries the mark. */

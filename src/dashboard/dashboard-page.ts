@@ -105,9 +105,9 @@ const PAGE = `<!doctype html>
     return node;
   };
   const age = (ms) => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : ms < 3600000 ? Math.round(ms / 60000) + ' min' : (ms / 3600000).toFixed(1) + ' h';
-  // A leader's fencing token is its node's czxid; a lock holder's is the pzxid of the listing that
-  // granted it, which only the holder's process knows (holderToken): elsewhere, at least the czxid.
-  const token = (node, exact) => node ? el('div', { class: 'muted mono' }, exact === true ? 'token ' + node.zxid : exact ? 'token ' + exact + ' (held here)' : 'token ≥ ' + node.zxid) : null;
+  // A lock holder's and a leader's fencing token is its node's czxid; a lock this process holds is
+  // marked so (holderToken, from its lease).
+  const token = (node, heldHere) => node ? el('div', { class: 'muted mono' }, 'token ' + node.zxid + (heldHere ? ' (held here)' : '')) : null;
   const who = (node) => node ? el('span', {}, node.identity || node.node, ' ', el('span', { class: 'muted mono' }, '0x' + node.sessionId), ' ', el('span', { class: 'muted' }, age(node.ageMs)), node.releaseRequested ? el('span', { class: 'pill warn' }, 'asked to let go') : null) : el('span', { class: 'muted' }, '—');
   const filterText = () => $('filter').value.trim().toLowerCase();
   const shown = (name) => name.toLowerCase().includes(filterText());
@@ -151,11 +151,11 @@ const PAGE = `<!doctype html>
     $('session').className = 'pill ' + (state === 'connected' || state === 'reconnected' ? 'ok' : state === 'suspended' ? 'warn' : 'bad');
     $('updated').textContent = 'as of ' + new Date(view.at).toLocaleTimeString();
     table('locks', ['lock', 'holder', 'waiters', 'ready', ''], view.locks.filter((l) => shown(l.name)).map((l) => ({ name: l.name, cells: [
-      el('code', {}, l.name), el('div', {}, who(l.holder), token(l.holder, l.holderToken)), queueCell(l.waiters), readyCell(l.ready),
+      el('code', {}, l.name), el('div', {}, who(l.holder), token(l.holder, l.holderToken !== null)), queueCell(l.waiters), readyCell(l.ready),
       l.holder ? el('button', { onclick: () => act('release', l.name) }, 'Ask to release') : '',
     ] })), 'No locks.');
     table('elections', ['election', 'leader', 'followers', 'ready', ''], view.elections.filter((e) => shown(e.name)).map((e) => ({ name: e.name, cells: [
-      el('code', {}, e.name), el('div', {}, who(e.leader), token(e.leader, true)), queueCell(e.followers), readyCell(e.ready),
+      el('code', {}, e.name), el('div', {}, who(e.leader), token(e.leader, false)), queueCell(e.followers), readyCell(e.ready),
       e.leader ? el('button', { onclick: () => act('step-down', e.name) }, 'Ask to step down') : '',
     ] })), 'No elections.');
     table('rwlocks', ['read/write lock', 'holders', 'waiters'], view.readWriteLocks.filter((l) => shown(l.name)).map((l) => ({ name: l.name, cells: [

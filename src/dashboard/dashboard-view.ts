@@ -12,8 +12,8 @@ export interface DashboardView extends Omit<Inspection, 'version' | 'locks'> {
 /** A lock as `inspect` reads it, with what only its holder's own process knows. */
 export interface DashboardLock extends InspectedLock {
   /**
-   * The holder's fencing token (decimal) when this process holds the lock: exact, from its lease.
-   * Otherwise null, and the page shows the holder node's czxid, a lower bound (see `InspectedNode.zxid`).
+   * The holder's fencing token (decimal) when this process holds the lock, from its lease (the
+   * page marks it as held here); otherwise null. Either way it is the holder node's czxid (`InspectedNode.zxid`).
    */
   readonly holderToken: string | null;
 }
@@ -21,7 +21,7 @@ export interface DashboardLock extends InspectedLock {
 /** What the page's event stream carries: a timeline entry, or the whole view after a change. */
 export type DashboardMessage = { readonly kind: 'view'; readonly view: DashboardView } | { readonly kind: 'event'; readonly entry: TimelineEntry };
 
-/** `locks` with the exact fencing token of those this process holds (`held`: its leases, which know it; the znodes only bound it). */
+/** `locks` with the fencing token of those this process holds (`held`: its leases). */
 export function withHolderTokens(locks: readonly InspectedLock[], held: readonly Lease[]): DashboardLock[] {
   const tokens = new Map(held.map((lease) => [lease.path, lease.fencingToken.toString()]));
   return locks.map((lock) => ({ ...lock, holderToken: (lock.holder && tokens.get(`${lock.path}/${lock.holder.node}`)) ?? null }));

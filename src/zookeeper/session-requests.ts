@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { SessionState, SessionStateChange } from './session-state.js';
 import type { ZkClient } from './requests.js';
-import type { Watcher } from './types.js';
+import type { CreateMode, Watcher, ZkStat } from './types.js';
 import type { MultiOp, MultiResult } from './protocol/multi.js';
 
 /** The powers of ZooKeeper's protocol that only some drivers have (the C client of `driver: 'native'` has none). */
@@ -49,6 +49,8 @@ export interface ZkSessionClient extends ZkClient {
   addWatch(path: string, recursive: boolean, listener: Watcher): Promise<void>;
   /** Removes watches of `path` here and, once none of this session needs it, on the server (`ZkSession.removeWatches`). */
   removeWatches(path: string, type: 'data' | 'children' | 'any', watcher?: Watcher): Promise<void>;
+  /** A create that answers with the node's stat too (`ZkSession.create2`); `DriverUnsupportedError` with `driver: 'native'`. */
+  create2(path: string, data: Buffer | null, mode: CreateMode): Promise<{ path: string; stat: ZkStat }>;
   /** All of `ops` or none, in one request (see `MultiResult`); `DriverUnsupportedError` with `driver: 'native'`. */
   multi(ops: readonly MultiOp[]): Promise<MultiResult[]>;
   /**

@@ -26,15 +26,15 @@ describe('Succession', () => {
 
   const reads = { prefetch: async () => undefined, standby: () => ({ current: async () => undefined, stop() {} }) };
 
-  it('checks a node it is handed afresh, even one whose path it checked before, and takes its czxid as the token', async () => {
+  it('checks a node it is handed afresh, even one whose path it checked before, and reads its czxid (the token)', async () => {
     const dir = `${randomRoot()}/e`;
     await session.create(dir.slice(0, dir.lastIndexOf('/')), null, 'persistent');
     await session.create(dir, null, 'persistent');
     const path = await session.create(`${dir}/_c_00000000-0000-0000-0000-000000000000-n-`, null, 'ephemeral_sequential');
     const first: OwnNode = { path, name: basenameOf(path), sessionId: session.sessionId! };
     const succession = new Succession(session, reads);
-    assert.equal(await succession.checkOwnNode(first, () => undefined), true);
-    const firstToken = succession.grantToken();
+    const firstStat = await succession.checkOwnNode(first, () => undefined);
+    assert.equal(firstStat?.ephemeralOwner, session.sessionId, 'the check reads our node');
     assert.equal(succession.checkOwnNode(first, () => undefined), undefined, 'the same node, still watched: nothing to send');
 
     // The session expires: our node goes with it, and its watch with it, without firing. The
@@ -48,9 +48,9 @@ describe('Succession', () => {
     const second: OwnNode = { path: again, name: basenameOf(again), sessionId: session.sessionId! };
     const check = succession.checkOwnNode(second, () => undefined);
     assert.ok(check, 'a new node is checked, whatever its path');
-    assert.equal(await check, true);
+    const secondStat = await check;
     const { stat } = await session.getData(again);
-    assert.equal(succession.grantToken(), stat.czxid);
-    assert.ok(succession.grantToken() > firstToken);
+    assert.equal(secondStat?.czxid, stat.czxid, 'the new node is read, not the old one remembered');
+    assert.ok(stat.czxid > firstStat!.czxid);
   });
 });

@@ -145,6 +145,29 @@ export function lockClientsSuite(root: string, count: number): LockClientsSuite 
   return suite;
 }
 
+/** A suite's plain observer session, and the sessions its tests open through it. */
+export interface ObservedSuite {
+  readonly observer: ZkSession;
+  /** A new session on the shared server, closed after the suite's tests. */
+  open(): Promise<ZkSession>;
+}
+
+/** Registers the suite's `before` and `after` hooks: the observer opens before its tests; every session closes after them. */
+export function observedSuite(): ObservedSuite {
+  const sessions: ZkSession[] = [];
+  const open = async () => {
+    const session = await openSession(sharedConnect());
+    sessions.push(session);
+    return session;
+  };
+  const suite = { open } as { observer: ZkSession; open: () => Promise<ZkSession> };
+  before(async () => {
+    suite.observer = await open();
+  });
+  after(() => sessions.forEach((session) => session.close()));
+  return suite;
+}
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** A compiled fixture (`build/test/fixtures/<name>.js`) as a child process with IPC; its output is kept for failure messages. */

@@ -14,7 +14,7 @@ import { LockClient } from '../../src/recipes/lock/lock-client.js';
 import { ensurePath } from '../../src/recipes/queue/ensure-path.js';
 import type { ZkSession } from '../../src/zookeeper/supervised-session.js';
 import { basenameOf } from '../../src/zookeeper/znode-path.js';
-import { connectionLoss, FaultySession, type Outcome } from '../support/faulty-session.js';
+import { connectionLoss, FaultySession, type Outcome, createdPath } from '../support/faulty-session.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor, withTimeout } from '../support/wait.js';
 import { expireSession, openSession, queueNodes, sharedConnect, testRoot } from './lock-test-kit.js';
@@ -51,7 +51,7 @@ describe('a create whose reply is lost', () => {
     const disarm = faulty.after('create', (request, outcome): Outcome | undefined => {
       if (!outcome.ok || !request.path.includes('/_c_')) return undefined; // not a queue node (yet)
       disarm();
-      resolveCreated(outcome.value as string);
+      resolveCreated(createdPath(outcome.value));
       onLost();
       return { ok: false, error: connectionLoss('create', request.path) };
     });

@@ -108,9 +108,8 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     // Classic: the ZooKeeper lock recipe goes back to getChildren after the watch fires, because the
-    // predecessor may have been a waiter that gave up. Only the succession grant (right behind the
-    // leader) may skip that listing. Locks, having no czxid, take the parent's pzxid as the token,
-    // read after the wake as the listing would have.
+    // predecessor may have been a waiter that gave up. Only a hand-off (right behind the node that
+    // headed the queue at the last look, with the proof that our own node stands) may skip it.
     name: 'no-relist-after-wake',
     defect:
       "A waiter woken by its predecessor's deletion takes itself for the head without listing the queue again, so when that predecessor was a waiter that gave up (timed out, aborted, lost its session) rather than the holder, it is granted while the holder still holds: no two holders of a lock, leaders never overlap.",
@@ -118,7 +117,7 @@ export const MUTANTS: readonly Mutant[] = [
       {
         file: 'recipes/queue/fair-queue.js',
         find: SUCCESSION_GRANT,
-        replace: `if (departed && !standby) return granted(dir, mine, driver.grantToken(await this.session.exists(dir)), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
+        replace: `if (departed && !standby) return granted(dir, mine, tokenOf(driver.token, { listing: await this.session.exists(dir), czxid: mine.czxid }), waited, driver.prefetch?.());\n${SUCCESSION_GRANT}`,
       },
     ],
   },
@@ -127,7 +126,7 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'adopt-unchecked-owner',
     defect:
       "After a lost create reply, a node carrying our uuid is adopted whatever its ephemeralOwner, so a look-alike made by hand (persistent) or by another session becomes our queue node: no two holders of a lock (another session's node), and a lock is free once its holder's session has ended (a persistent node never goes).",
-    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name };', replace: 'if (stat)\n                own = { path, name };' }],
+    patches: [{ file: 'recipes/queue/lost-create.js', find: 'if (stat?.ephemeralOwner === sessionId)\n                own = { path, name, token: queueNodeToken(stat.czxid) };', replace: 'if (stat)\n                own = { path, name, token: queueNodeToken(stat.czxid) };' }],
   },
   {
     // Classic: setData with version -1, the ready znode of the ZooKeeper paper without its guard.
@@ -244,15 +243,15 @@ export const MUTANTS: readonly Mutant[] = [
     ],
   },
   {
-    // A slip between two stat fields: the directory's czxid (when it was made) for its pzxid (when its children last changed).
-    name: 'reader-token-czxid',
+    // The token rule of a semaphore (the granting listing's pzxid) on a reader.
+    name: 'reader-token-from-listing',
     defect:
-      "A reader's fencing token is the czxid of the read/write lock's directory (when it was created) instead of the pzxid of the listing that granted it, so a reader granted after a writer carries a lower token than that writer's: a writer's token is greater than every earlier holder's and less than every later holder's.",
+      "A reader's fencing token is the pzxid of the listing that granted it instead of its own node's czxid, so a reader that waited behind a writer, granted once that writer left, carries a token above the writer queued behind it: a writer's token is greater than every earlier holder's and less than every later holder's.",
     patches: [
       {
         file: 'recipes/read-write/read-write-drivers.js',
-        find: 'grantToken: lockToken,\n    placeOf(',
-        replace: 'grantToken: (listing) => listing.czxid,\n    placeOf(',
+        find: "token: 'own-node',\n    placeOf(",
+        replace: "token: 'granting-listing',\n    placeOf(",
       },
     ],
   },
@@ -366,6 +365,23 @@ export const MUTANTS: readonly Mutant[] = [
     ],
     survives:
       "The own-node watch that stops standing is the one that fired: its event (our node deleted or marked) reaches the waiter before the predecessor's deletion, ZooKeeper telling one session's events in order, and wakes it to look at the queue again, so the wait never ends with a departure while that watch is down. The check is the grant's own proof, kept so that it does not lean on how the wait is woken",
+  },
+  {
+    // The lock's hand-off, as the election's succession: a grant without a listing keeps its proof
+    // that our own node still exists. Here no wake-up shields it: the proof's watch only records.
+    name: 'hand-off-without-existence-proof',
+    defect:
+      "A lock's or writer's hand-off (the waiter right behind the head, granted on the head's deletion without listing) no longer requires the watch on its own node to stand: a waiter whose node an operator deleted meanwhile takes the lock on its predecessor's departure, on a node that is gone, next to the waiter behind it, which the queue now puts at its head: a holder's node stays until it releases or its session ends, no two holders of a lock, a writer never holds with another holder.",
+    patches: [
+      {
+        file: 'recipes/lock/hand-off.js',
+        find: 'if (proof?.own !== mine || !proof.standing || this.session.sessionId !== mine.sessionId)',
+        replace: 'if (proof?.own !== mine || this.session.sessionId !== mine.sessionId)',
+      },
+    ],
+    // An operator deleting a waiter's node, one of the rare faults (enabled in fewer seeds), and
+    // with the election's waiters among its victims: seed 54 of every kind, seed 1 with it alone.
+    faults: ['operator-delete'],
   },
   {
     // The read timeout of ClientCnxn.SendThread (2/3 of the session timeout without hearing anything).

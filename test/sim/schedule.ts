@@ -18,6 +18,7 @@ import { PartitionInvariants } from './partition-invariants.js';
 import { PARTITION_SET } from './partition-workload.js';
 import { ELECTION, SIM_ROOT, SimProcess } from './sim-process.js';
 import { moveEnsemble, type MovingEnsemble } from './moving-ensemble.js';
+import { waitingNodes } from './waiting-nodes.js';
 
 export const FAULT_KINDS = [
   'disconnect',
@@ -437,18 +438,26 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       return true;
     }
     case 'operator-delete': {
-      // Someone deletes the election node of a participant that is disconnected (zkCli, a cleanup
-      // script): when its session comes back, it must check that its node is still its own before
-      // it reports leadership again. (A connected participant learns of it by its node's watch;
-      // one that is paused, blocked, or not yet aware that its connection is gone cannot, so
-      // deleting its node makes two leaders whatever the library does: not a fault the library
-      // can be held to.)
+      // Someone deletes a queue node by hand (zkCli, a cleanup script), one of two kinds the library
+      // can be held to surviving whatever the timing. The election node of a participant that is
+      // disconnected: when its session comes back, it must check that its node is still its own
+      // before it reports leadership again. (A connected participant learns of it by its node's
+      // watch; one that is paused, blocked, or not yet aware that its connection is gone cannot, so
+      // deleting the node of a leader makes two leaders whatever the library does.) Or, whatever
+      // its process's state, the node of a waiter of a lock, read/write lock or the election that
+      // no holder or leader can stand on (see `waitingNodes`): it never held on that node, and must
+      // never hold on it, not even on a hand-off or succession (granted on its predecessor's
+      // deletion without listing: the proof that its own node still stands is what stops it), but
+      // queue again.
       const cutOff = c.live.filter((p) => p.sessionId && p.knowsItIsDisconnected && !scheduler.isPaused(p.actor)).map((p) => p.sessionId);
-      const nodes = ensemble.nodes().filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
+      const tree = ensemble.nodes();
+      const electionNodes = tree.filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
+      const waiters = waitingNodes(tree, SIM_ROOT).filter((n) => n.owner !== c.operator);
+      const nodes = [...electionNodes, ...waiters.filter((n) => !electionNodes.includes(n))];
       if (nodes.length === 0) return false;
       const victim = nodes[fault.target % nodes.length]!;
       ensemble.operatorWrite(c.operator, { op: 'delete', path: victim.path, version: -1 });
-      say(`an operator deletes ${victim.path} of session 0x${victim.owner}, which is disconnected`);
+      say(`an operator deletes ${victim.path} of session 0x${victim.owner}, ${electionNodes.includes(victim) ? 'which is disconnected' : 'a waiter'}`);
       return true;
     }
     case 'look-alike': {

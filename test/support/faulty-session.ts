@@ -31,6 +31,11 @@ export interface RequestInfo {
 /** What a request came back with (or what an after-hook says it came back with). */
 export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
+/** The path a create's reply named: `create`'s string, or `create2`'s `{ path, stat }` (both are op `create`). */
+export function createdPath(value: unknown): string {
+  return typeof value === 'string' ? value : (value as { path: string }).path;
+}
+
 /** Runs before the request is sent; throwing fails the request without sending it. */
 export type BeforeHook = (request: RequestInfo) => void | Promise<void>;
 /** Runs once the reply is in; returning an outcome replaces the reply the caller gets. */
@@ -77,7 +82,9 @@ export class FaultySession implements ZkSessionClient {
   waitForConnection(signal?: AbortSignal): Promise<void> {
     return this.inner.waitForConnection(signal);
   }
+  /** Recorded as a `removeWatches` where the driver sends one (it never replies to the caller). */
   forgetWatch(path: string, kind: 'data' | 'children', watcher: Watcher): void {
+    if (this.inner.supports('removeWatches')) this.sent.push({ op: 'removeWatches', path, seq: ++this.seq, sessionId: this.inner.sessionId });
     this.inner.forgetWatch(path, kind, watcher);
   }
   secure(path: string): Promise<void> {
@@ -105,6 +112,10 @@ export class FaultySession implements ZkSessionClient {
   create(path: string, data?: Buffer | null, mode?: CreateMode): Promise<string> {
     return this.call('create', path, () => this.inner.create(path, data, mode));
   }
+  create2(path: string, data: Buffer | null, mode: CreateMode): Promise<{ path: string; stat: ZkStat }> {
+    return this.call('create', path, () => this.inner.create2(path, data, mode));
+  }
+
   getChildren(path: string, watcher?: Watcher): Promise<{ children: string[]; stat: ZkStat }> {
     return this.call('getChildren', path, () => this.inner.getChildren(path, watcher));
   }

@@ -3,7 +3,6 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { QueueDriver, Standby } from '../queue/queue-driver.js';
 import type { OwnNode } from '../queue/queue-node.js';
 import { isReleaseRequested } from '../queue/release-request.js';
-import { electionToken } from '../fencing.js';
 
 /** A read kept fresh under a watch while a successor stands by (see `ReadyStandby`). */
 export interface StandingRead<P> {
@@ -40,8 +39,6 @@ interface WatchedNode {
    * expired session never fires, so a path seen before says nothing about the node behind it now.
    */
   readonly own: OwnNode;
-  /** Read with the first check: the election's fencing token. */
-  czxid?: bigint;
   /** Its data version, read with the watch: above 0, a step-down was requested before the watch stood. */
   version?: number;
   /** The `exists` watch on it stands: its deletion would reach us before anything later. */
@@ -73,17 +70,15 @@ export class Succession<P> implements QueueDriver<P> {
     private readonly reads: SuccessionReads<P>,
   ) {}
 
-  /** The token is our node's czxid: a succession grant has no listing whose `pzxid` could serve. */
-  grantToken(): bigint {
-    return electionToken(this.node!.czxid!);
-  }
+  /** Our node's czxid (see `fencing.ts`): a succession grant has no listing. */
+  readonly token = 'own-node';
 
   prefetch(): Promise<P> {
     return this.reads.prefetch();
   }
 
-  /** Reads our node's stat and leaves a watch on it, unless one stands; false if it is gone or not ours. */
-  checkOwnNode(mine: OwnNode, wake: () => void): Promise<boolean> | undefined {
+  /** Reads our node's stat and leaves a watch on it, unless one stands (the queue checks the stat is ours). */
+  checkOwnNode(mine: OwnNode, wake: () => void): Promise<ZkStat | null> | undefined {
     if (this.node?.own === mine && this.node.watched) return undefined;
     const node: WatchedNode = (this.node = { own: mine, watched: false });
     const read = this.session.exists(mine.path, (event) => {
@@ -93,15 +88,12 @@ export class Succession<P> implements QueueDriver<P> {
       if (heir.watcher) heir.watcher(event);
       else heir.fired = event;
     });
-    const owned = read.then((stat: ZkStat | null) => {
-      if (stat?.ephemeralOwner !== mine.sessionId) return false; // gone, or (made by hand) not ours
-      node.czxid = stat.czxid;
+    return read.then((stat: ZkStat | null) => {
+      if (stat?.ephemeralOwner !== mine.sessionId) return stat; // gone, or (made by hand) not ours
       node.version = stat.version;
       node.watched = true;
-      return true;
+      return stat;
     });
-    owned.catch(() => undefined); // awaited by the look that sent it, unless the listing failed first
-    return owned;
   }
 
   /** Behind the head: the standing read, and a grant on its in-order departure if our watch still stands. */
@@ -112,7 +104,7 @@ export class Succession<P> implements QueueDriver<P> {
       grant: () => {
         const node = this.node;
         if (node?.own !== mine || !node.watched || this.session.sessionId !== mine.sessionId) return undefined;
-        return { token: this.grantToken(), prefetched: read.current() };
+        return { token: mine.token!, prefetched: read.current() };
       },
     };
   }

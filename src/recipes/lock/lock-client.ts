@@ -5,7 +5,8 @@ import { diagnosticsSink, type EventSink } from '../../observability/event-sink.
 import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { FairQueue, type QueueEntry } from '../queue/fair-queue.js';
 import { requestRelease, type ReleaseRequest } from '../queue/release-request.js';
-import { READ_DRIVER, WRITE_DRIVER } from '../read-write/read-write-drivers.js';
+import { READ_DRIVER } from '../read-write/read-write-drivers.js';
+import { exclusiveDriver } from './hand-off.js';
 import { PermitPool, type PermitRequest } from '../semaphore/permit-pool.js';
 import { GuardedSection, type SectionHandle } from '../ready/guarded-section.js';
 import { CompletingRelease } from './completing-release.js';
@@ -221,11 +222,11 @@ export class LockClient implements LockRecipe {
   private enqueue(dir: string, kind: LockKind, options: { data?: Buffer; waitMs?: number; signal?: AbortSignal }, request?: PermitRequest): Promise<QueueEntry | undefined> {
     switch (kind) {
       case 'lock':
-        return this.queue.join(dir, options);
+        return this.queue.join(dir, { ...options, driver: exclusiveDriver(this.session) });
       case 'read':
         return this.readWriteQueue.join(dir, { ...options, marker: 'read', driver: READ_DRIVER });
       case 'write':
-        return this.readWriteQueue.join(dir, { ...options, marker: 'write', driver: WRITE_DRIVER });
+        return this.readWriteQueue.join(dir, { ...options, marker: 'write', driver: exclusiveDriver(this.session) });
       case 'semaphore':
         return this.permits.take(dir, request!, options);
     }

@@ -5,6 +5,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import { isConnectedState } from '../../zookeeper/session-state.js';
 import type { ZkStat } from '../../zookeeper/types.js';
 import { basenameOf } from '../../zookeeper/znode-path.js';
+import { listingToken, queueNodeToken, tokenOf } from '../fencing.js';
 import { ChildWatch } from './child-watch.js';
 import { sendDirectoryCreate, settleDirectoryCreate } from './ensure-path.js';
 import { LostCreate } from './lost-create.js';
@@ -196,6 +197,7 @@ export class FairQueue {
       throw error;
     } finally {
       control?.dispose();
+      driver.finish?.();
     }
   }
 
@@ -243,7 +245,8 @@ export class FairQueue {
     if (attempt.unknownCreate !== undefined && attempt.unknownCreate !== sessionId) attempt.unknownCreate = undefined;
     let listing: { children: string[]; stat: ZkStat };
     let prefetched: Promise<unknown> | undefined;
-    let owned: Promise<boolean> | undefined;
+    let ownStat: Promise<ZkStat | null> | undefined;
+    let mineRead: OwnNode | undefined; // the node that `ownStat` reads
     let queueWatch: ChildWatch | undefined;
     try {
       if (attempt.unknownCreate !== undefined) {
@@ -255,22 +258,24 @@ export class FairQueue {
         queueWatch = attempt.watchQueue ? new ChildWatch() : undefined;
         const listed = this.session.getChildren(attempt.dir, queueWatch?.watcher);
         prefetched = driver.prefetch?.();
-        owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
+        mineRead = attempt.mine;
+        ownStat = this.readOwnNode(mineRead, attempt, driver, 'listed');
         listing = await listed;
       } else {
         // The last look found no directory: its create goes first (see `sendDirectoryCreate`).
         const dirMade = attempt.dirMissing ? sendDirectoryCreate(this.session, attempt.dir, options.dirMode ?? 'container') : undefined;
         attempt.dirMissing = false;
-        const created = this.session.create(attempt.prefix, options.data, 'ephemeral_sequential');
+        const created = this.createOwnNode(attempt.prefix, options.data);
         // Sent right behind the create, without waiting for its reply: ZooKeeper executes one
         // session's requests in order, so this listing already contains our node. One round trip.
         const listed = this.session.getChildren(attempt.dir);
         listed.catch(noop);
         prefetched = driver.prefetch?.();
         try {
-          const path = await created;
-          attempt.mine = { path, name: basenameOf(path), sessionId };
-          owned = driver.checkOwnNode?.(attempt.mine, this.waker(attempt, attempt.mine));
+          const { path, czxid } = await created;
+          attempt.mine = { path, name: basenameOf(path), sessionId, token: czxid === undefined ? undefined : queueNodeToken(czxid) };
+          mineRead = attempt.mine;
+          ownStat = this.readOwnNode(mineRead, attempt, driver, 'created');
           if (dirMade) await settleDirectoryCreate(this.session, attempt.dir, await dirMade);
         } catch (error) {
           if (ZooKeeperError.is(error, 'NONODE')) {
@@ -284,9 +289,13 @@ export class FairQueue {
         }
         listing = await listed;
       }
-      if (owned && !(await owned)) {
-        attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
-        return RETRY;
+      if (ownStat && mineRead) {
+        const stat = await ownStat;
+        if (stat?.ephemeralOwner !== sessionId) {
+          attempt.mine = undefined; // gone (or, made by hand, not ours): re-queue at the back
+          return RETRY;
+        }
+        mineRead.token ??= queueNodeToken(stat.czxid);
       }
     } catch (error) {
       if (ZooKeeperError.is(error, 'NONODE')) {
@@ -312,11 +321,39 @@ export class FairQueue {
       return RETRY;
     }
     const place = placeIn(driver, queue, index);
-    if (place.holds) return { kind: 'head', token: driver.grantToken(listing.stat), prefetched };
+    if (driver.token === 'own-node') mine.token ??= listingToken(listing.stat, queue[index]!.sequence);
+    if (place.holds) {
+      // At the head without our token (the C client, and a node created behind ours before this
+      // listing): the next look reads our node's stat along with the listing (`readOwnNode`).
+      if (driver.token === 'own-node' && mine.token === undefined) return RETRY;
+      return { kind: 'head', token: tokenOf(driver.token, { listing: listing.stat, ownToken: mine.token }), prefetched };
+    }
     if (index === 0) throw new RangeError(`the head of ${attempt.dir} must hold`);
     if (place.watch === 'queue') return { kind: 'queue', watch: queueWatch, ahead: queue.slice(0, index).map((node) => `${attempt.dir}/${node.name}`) };
     if (!(place.watch >= 0 && place.watch < index)) throw new RangeError(`a waiter must watch a node ahead of it, not ${place.watch} of ${index}`);
     return { kind: 'behind', predecessor: `${attempt.dir}/${queue[place.watch]!.name}`, predecessorHeads: place.watch === 0 && index === 1, untilGranted: place.untilGranted === true };
+  }
+
+  /**
+   * Creates our node: with `create2` where the driver has it, whose reply carries the czxid (our
+   * token, see `fencing.ts`); the C client has only `create`, and the token then comes from the
+   * listing (`listingToken`) or a read. Sent synchronously: the listing sent right after is answered after it.
+   */
+  private createOwnNode(prefix: string, data: Buffer | undefined): Promise<{ path: string; czxid?: bigint }> {
+    if (!this.session.supports('create2')) return this.session.create(prefix, data, 'ephemeral_sequential').then((path) => ({ path }));
+    return this.session.create2(prefix, data ?? null, 'ephemeral_sequential').then(({ path, stat }) => ({ path, czxid: stat.czxid }));
+  }
+
+  /**
+   * Sent with a look once our node's path is known: the driver's check of our node, or, while the
+   * token our driver needs is unknown, a plain read of its stat; not on the look that `created` our
+   * node, whose listing almost always gives the token (see `listingToken`).
+   */
+  private readOwnNode(mine: OwnNode, attempt: Attempt, driver: QueueDriver<unknown>, look: 'created' | 'listed'): Promise<ZkStat | null> | undefined {
+    const plainRead = look === 'listed' && driver.token === 'own-node' && mine.token === undefined;
+    const read = driver.checkOwnNode?.(mine, this.waker(attempt, mine)) ?? (plainRead ? this.session.exists(mine.path) : undefined);
+    read?.catch(noop); // awaited by the look that sent it, unless the listing failed first
+    return read;
   }
 
   /** Ends the wait of `attempt` early, if `node` is still its node. */

@@ -5,6 +5,7 @@ import type { ZkSessionClient } from '../../zookeeper/session-requests.js';
 import type { NodeRemoval } from './node-removal.js';
 import type { OwnNode } from './queue-node.js';
 import { pause } from '../backoff.js';
+import { queueNodeToken } from '../fencing.js';
 
 
 /**
@@ -41,11 +42,11 @@ export class LostCreate {
     // session abandoned while the ensemble was unreachable, which the server kept alive, made it
     // for this very acquisition), and the server lists children in no particular order. Stopping
     // at a foreign one would leave ours behind, an orphan of our live session blocking the queue.
-    let own: { path: string; name: string } | undefined;
+    let own: { path: string; name: string; token: bigint } | undefined;
     for (const name of children.filter((child) => child.startsWith(`_c_${id}-`))) {
       const path = `${dir}/${name}`;
       const stat = await this.session.exists(path);
-      if (stat?.ephemeralOwner === sessionId) own = { path, name };
+      if (stat?.ephemeralOwner === sessionId) own = { path, name, token: queueNodeToken(stat.czxid) };
       // Made by hand, or by another session with our uuid: not ours to use, nor to wait behind.
       else if (stat) await this.session.delete(path, -1).catch((error: unknown) => this.removal.report(error));
     }

@@ -1,5 +1,5 @@
 import type { ZkStat } from '../../zookeeper/types.js';
-import { lockToken } from '../fencing.js';
+import type { TokenRule } from '../fencing.js';
 import type { OwnNode, QueueNode } from './queue-node.js';
 
 /** Where our node stands in a listing of the queue, as the driver's `placeOf` tells it. */
@@ -37,8 +37,8 @@ export interface QueueDriver<P = unknown> {
    * watches must be ahead of it, so that every wait ends.
    */
   placeOf?(queue: readonly QueueNode[], index: number): QueuePlace;
-  /** The token of a grant by listing (`grantingListing`: the directory's stat in that listing). */
-  grantToken(grantingListing: ZkStat): bigint;
+  /** Which zxid its holders carry as their fencing token (see `fencing.ts`). */
+  readonly token: TokenRule;
   /**
    * Sent right behind every listing (ZooKeeper answers one session in order, so it sees the queue
    * as that listing does): what the caller needs once at the head arrives in the same round trip
@@ -46,16 +46,19 @@ export interface QueueDriver<P = unknown> {
    */
   prefetch?(): Promise<P>;
   /**
-   * Sent with each look once our node's path is known: a check of our node, resolving false when
-   * it is gone or not ours (queue again at the back). `wake` ends the current wait for the
-   * predecessor early. Undefined: nothing to check this time.
+   * Sent with each look once our node's path is known: a read of our node's stat (null when it is
+   * gone), which the queue checks is ours (else it queues again at the back) and takes our node's
+   * token from (its czxid). `wake` ends the current wait for the predecessor early. Undefined:
+   * nothing to check this time (the queue reads the stat itself while it needs our token).
    */
-  checkOwnNode?(mine: OwnNode, wake: () => void): Promise<boolean> | undefined;
+  checkOwnNode?(mine: OwnNode, wake: () => void): Promise<ZkStat | null> | undefined;
   /**
    * While we wait right behind the node that headed the queue at our last look: a way to be
    * granted when it goes, without looking again (see `Succession`).
    */
   standBy?(mine: OwnNode): Standby<P>;
+  /** The join is over, granted or not: drop whatever the driver still has standing on the server. */
+  finish?(): void;
 }
 
 /** A grant that needs no look (see `QueueDriver.standBy`). */
@@ -77,5 +80,5 @@ export function placeIn(driver: Pick<QueueDriver, 'placeOf'>, queue: readonly Qu
   return driver.placeOf?.(queue, index) ?? (index === 0 ? HOLDS : { holds: false, watch: index - 1 });
 }
 
-/** The lock's driver: the paper's queue as it is, its token the granting listing's `pzxid`. */
-export const LOCK_DRIVER: QueueDriver<never> = { grantToken: lockToken };
+/** The exclusive lock's driver without a hand-off: the paper's queue as it is (see `exclusiveDriver`). */
+export const LOCK_DRIVER: QueueDriver<never> = { token: 'own-node' };

@@ -37,6 +37,12 @@ export interface OwnNode {
   readonly name: string;
   /** The session that owns it: the node dies with it. */
   readonly sessionId: string;
+  /**
+   * Its holder's fencing token under the `'own-node'` rule (see `fencing.ts`): its czxid, from the
+   * create's reply (`create2`) or a read of its stat, or on the C client a zxid that orders it the
+   * same way (`listingToken`). Learned once, never changed.
+   */
+  token?: bigint;
 }
 
 const QUEUE_NODE = /^_c_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(lock|n|read|write|\d{1,9}of\d{1,9})-(-?\d{1,11})$/;

@@ -1,4 +1,3 @@
-import { lockToken } from '../fencing.js';
 import type { QueueDriver, QueuePlace } from '../queue/queue-driver.js';
 import type { QueueNode } from '../queue/queue-node.js';
 
@@ -12,16 +11,13 @@ const HOLDS: QueuePlace = { holds: true };
  * A reader behind several writers wakes once per writer ahead of it, each time one goes.
  */
 export const READ_DRIVER: QueueDriver<never> = {
-  grantToken: lockToken,
+  token: 'own-node',
   placeOf(queue: readonly QueueNode[], index: number): QueuePlace {
     for (let ahead = index - 1; ahead >= 0; ahead -= 1) if (queue[ahead]!.marker === 'write') return { holds: false, watch: ahead };
     return HOLDS;
   },
 };
 
-/**
- * A writer holds only at the head, as a lock's holder does, and waits for its immediate
- * predecessor, reader or writer: the queue hands the lock on one node at a time, herd-free.
- * (`placeOf` is left undefined on purpose: the exclusive rule is the queue's own.)
- */
-export const WRITE_DRIVER: QueueDriver<never> = { grantToken: lockToken };
+// A writer holds only at the head, as a lock's holder does, and waits for its immediate
+// predecessor, reader or writer: the queue hands the lock on one node at a time, herd-free. Its
+// driver is the exclusive lock's (`exclusiveDriver`), hand-off included.

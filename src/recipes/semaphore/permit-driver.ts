@@ -1,7 +1,6 @@
 import { describeValue } from '../../errors/describe-value.js';
 import { InvalidOptionsError } from '../../errors/invalid-options.error.js';
 import { SemaphorePermitsMismatchError } from '../../errors/semaphore-permits-mismatch.error.js';
-import { lockToken } from '../fencing.js';
 import type { QueueDriver, QueuePlace } from '../queue/queue-driver.js';
 import type { MarkerText, QueueNode } from '../queue/queue-node.js';
 
@@ -80,7 +79,8 @@ export class PermitDriver implements QueueDriver<never> {
     private readonly request: PermitRequest,
   ) {}
 
-  grantToken = lockToken;
+  /** Holders overlap, and a grant may come without any node of ours being newer than another holder's. */
+  readonly token = 'granting-listing';
 
   placeOf(queue: readonly QueueNode[], index: number): QueuePlace {
     let ahead = 0;
