@@ -14,8 +14,9 @@ export interface InspectedNode {
   readonly ageMs: number;
   /**
    * The node's czxid, decimal: the fencing token of a lock holder, either side of a read/write
-   * lock, or a leader (`queueNodeToken`). A semaphore holder's is the directory's pzxid in the
-   * listing that granted it (`permitToken`): at least this value, not recoverable from outside.
+   * lock, or a leader (`queueNodeToken`; on `driver: 'native'` a lock holder's may be a little
+   * above it, `listingToken`). A semaphore holder's is the directory's pzxid in the listing that
+   * granted it (`permitToken`): at least this value, not recoverable from outside.
    */
   readonly zxid: string;
   /** Someone asked this holder (leader) to let go (`nestjs-zk-lock release`, `step-down`): its node carries the mark. */
