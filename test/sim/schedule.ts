@@ -453,7 +453,9 @@ function strike(fault: PlannedFault, c: FaultContext): boolean {
       const tree = ensemble.nodes();
       const electionNodes = tree.filter((n) => /\/elections\/[^/]+\/_c_[^/]+-n-/.test(n.path) && cutOff.includes(n.owner));
       const waiters = waitingNodes(tree, SIM_ROOT).filter((n) => n.owner !== c.operator);
-      const nodes = [...electionNodes, ...waiters.filter((n) => !electionNodes.includes(n))];
+      // The disconnected participants' nodes first, when there are any: that deletion is rarer to
+      // line up (and what finds a leader that skips its ownership check after a reconnection).
+      const nodes = electionNodes.length > 0 ? electionNodes : waiters;
       if (nodes.length === 0) return false;
       const victim = nodes[fault.target % nodes.length]!;
       ensemble.operatorWrite(c.operator, { op: 'delete', path: victim.path, version: -1 });
